@@ -1,0 +1,19 @@
+//! The data graphlancer reasons about, free of I/O: values, schemas, seeded
+//! property graphs, creation scripts and result sets with their canonical
+//! comparison. Every other crate builds on these types.
+
+pub mod compare;
+pub mod graph;
+pub mod result;
+pub mod rng;
+pub mod schema;
+pub mod script;
+pub mod value;
+
+pub use compare::{Comparison, Difference, RowOrder, Tolerance, compare};
+pub use graph::{Graph, GraphConfig, GraphNode, GraphRelationship, ID_PROPERTY, generate};
+pub use result::ResultSet;
+pub use rng::{CaseRng, derive_rng};
+pub use schema::{LabelDef, PropertyKeyDef, PropertyType, RelTypeDef, Schema, SchemaConfig, Span};
+pub use script::{ScriptDialect, creation_script, quote_identifier, render_literal};
+pub use value::{Node, Path, Relationship, Value};
