@@ -1,1 +1,233 @@
-fn main() {}
+//! The `graphlancer` command line: argument parsing, output and exit codes.
+//!
+//! Exit codes: 0 success, 2 a usage or setup error (unknown engine, an
+//! unreachable server, a missing install, a bad value), with one line on stderr.
+
+use std::io::Write;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::{Context, Result, bail};
+use clap::{Parser, Subcommand, ValueEnum};
+use graphlancer_engines::host::{HostCommand, serve};
+use graphlancer_engines::{EngineSpec, ExecOptions, OpenOptions, Outcome};
+use graphlancer_model::{Graph, GraphConfig, ScriptDialect, creation_script, generate};
+
+mod table;
+
+/// Finds bugs in graph database engines with generated graphs and queries.
+#[derive(Debug, Parser)]
+#[command(name = "graphlancer", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Prints the schema and graph generated from a seed.
+    Graph {
+        #[command(flatten)]
+        graph: GraphArgs,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = GraphFormat::Cypher)]
+        format: GraphFormat,
+        /// Dialect of the creation script (with --format cypher).
+        #[arg(long, value_enum, default_value_t = Dialect::Neo4j)]
+        dialect: Dialect,
+    },
+    /// Loads the generated graph into an engine and runs queries on it.
+    Exec {
+        /// The engine: grafeo, falkordb (a managed local server) or falkordb://HOST:PORT.
+        #[arg(long, default_value = "grafeo")]
+        engine: String,
+        #[command(flatten)]
+        graph: GraphArgs,
+        /// Per-query timeout, e.g. 10s or 500ms.
+        #[arg(long, default_value = "10s", value_parser = parse_duration)]
+        timeout: Duration,
+        /// Print outcomes as JSON lines instead of tables.
+        #[arg(long)]
+        json: bool,
+        /// Queries to run, in order.
+        #[arg(required = true)]
+        queries: Vec<String>,
+    },
+    /// Serves an embedded engine over stdin/stdout (started by graphlancer itself).
+    #[command(hide = true)]
+    EngineHost {
+        /// The embedded engine to host.
+        engine: String,
+    },
+}
+
+#[derive(Debug, clap::Args)]
+struct GraphArgs {
+    /// Seed of the schema and graph.
+    #[arg(long = "seed", visible_alias = "graph-seed", default_value_t = 0)]
+    seed: u64,
+    /// Number of nodes.
+    #[arg(long)]
+    nodes: Option<usize>,
+    /// Number of relationships.
+    #[arg(long)]
+    rels: Option<usize>,
+}
+
+impl GraphArgs {
+    fn generate(&self) -> Result<Graph> {
+        let mut config = GraphConfig::default();
+        if let Some(n) = self.nodes {
+            config.nodes = n;
+        }
+        if let Some(m) = self.rels {
+            config.relationships = m;
+        }
+        Ok(generate(self.seed, &config)?)
+    }
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum GraphFormat {
+    /// A creation script with the schema as comments.
+    Cypher,
+    /// The schema and graph as one JSON object.
+    Json,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum Dialect {
+    Neo4j,
+    Memgraph,
+    Falkordb,
+    Grafeo,
+    Arcadedb,
+}
+
+impl Dialect {
+    fn script(self) -> ScriptDialect {
+        match self {
+            Dialect::Neo4j | Dialect::Memgraph | Dialect::Falkordb | Dialect::Grafeo | Dialect::Arcadedb => {
+                ScriptDialect::Cypher
+            }
+        }
+    }
+}
+
+fn parse_duration(s: &str) -> Result<Duration, String> {
+    let (number, unit) = s.find(|c: char| !c.is_ascii_digit()).map_or((s, "s"), |i| s.split_at(i));
+    let n: u64 = number.parse().map_err(|_| format!("'{s}' is not a duration like 10s or 500ms"))?;
+    let d = match unit {
+        "ms" => Duration::from_millis(n),
+        "s" => Duration::from_secs(n),
+        "m" => Duration::from_secs(n * 60),
+        "h" => Duration::from_secs(n * 3600),
+        _ => return Err(format!("'{s}': unit must be ms, s, m or h")),
+    };
+    if d.is_zero() {
+        return Err("a duration must be positive".into());
+    }
+    Ok(d)
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("graphlancer: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<ExitCode> {
+    match cli.command {
+        Command::Graph { graph, format, dialect } => {
+            let g = graph.generate()?;
+            let mut out = std::io::stdout().lock();
+            match format {
+                GraphFormat::Json => {
+                    serde_json::to_writer_pretty(&mut out, &g)?;
+                    writeln!(out)?;
+                }
+                GraphFormat::Cypher => {
+                    write!(out, "{}", schema_comment(&g))?;
+                    for statement in creation_script(&g, dialect.script()) {
+                        writeln!(out, "{statement};")?;
+                    }
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Exec { engine, graph, timeout, json, queries } => {
+            let spec: EngineSpec = engine.parse()?;
+            let g = graph.generate()?;
+            let options = OpenOptions {
+                host_command: HostCommand::current_exe("grafeo").context("cannot find the graphlancer executable")?,
+            };
+            let mut db = graphlancer_engines::open(&spec, &options)?;
+            db.load(&g)?;
+            let opts = ExecOptions { timeout };
+            let mut out = std::io::stdout().lock();
+            if !json {
+                writeln!(
+                    out,
+                    "{} {} · graph seed {} · {} nodes, {} relationships",
+                    db.name(),
+                    db.version(),
+                    graph.seed,
+                    g.nodes.len(),
+                    g.relationships.len()
+                )?;
+            }
+            for query in &queries {
+                let outcome = db.execute(query, &opts)?;
+                if json {
+                    let line = serde_json::json!({"engine": db.name(), "query": query, "result": outcome});
+                    writeln!(out, "{line}")?;
+                } else {
+                    writeln!(out, "\n> {query}")?;
+                    writeln!(out, "{}", describe(&outcome))?;
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::EngineHost { engine } => {
+            if engine != "grafeo" {
+                bail!("no embedded engine named '{engine}' (known: grafeo)");
+            }
+            let mut backend = graphlancer_engines::grafeo::GrafeoBackend::new();
+            serve(&mut backend, std::io::stdin().lock(), std::io::stdout().lock())?;
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+fn schema_comment(g: &Graph) -> String {
+    let mut s = String::new();
+    let key_list = |keys: &[String]| -> String {
+        keys.iter()
+            .map(|k| format!("{} {}", k, g.schema.key_type(k).map_or("?", |t| t.name())))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    s.push_str(&format!("// {} nodes, {} relationships\n", g.nodes.len(), g.relationships.len()));
+    for l in &g.schema.labels {
+        s.push_str(&format!("// label {}: {}\n", l.name, key_list(&l.keys)));
+    }
+    for t in &g.schema.rel_types {
+        let ends: Vec<String> = t.endpoints.iter().map(|(a, b)| format!("({a})->({b})")).collect();
+        s.push_str(&format!("// type {} {}: {}\n", t.name, ends.join(" "), key_list(&t.keys)));
+    }
+    s
+}
+
+fn describe(outcome: &Outcome) -> String {
+    match outcome {
+        Outcome::Rows(rs) => table::render(rs),
+        Outcome::Error { class, message } => format!("error ({}): {message}", class.name()),
+        Outcome::Crash { message } => format!("CRASH: {message}"),
+        Outcome::Timeout { after_ms } => format!("TIMEOUT after {after_ms} ms"),
+    }
+}

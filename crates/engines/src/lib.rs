@@ -1,1 +1,117 @@
-//! x
+//! Engine adapters: the one place graphlancer talks to databases. Each
+//! adapter loads a generated [`Graph`] and runs query text, answering with an
+//! [`Outcome`] that is data (rows, a classified error, a crash, a timeout);
+//! failures of the harness itself (a server that cannot be started or
+//! reached) are [`EngineError`]s instead.
+
+use std::time::Duration;
+
+use graphlancer_model::Graph;
+
+pub mod falkordb;
+pub mod grafeo;
+pub mod host;
+pub mod install;
+pub mod outcome;
+pub mod spec;
+
+pub use outcome::{ErrorClass, Outcome};
+pub use spec::{EngineSpec, OpenOptions, open};
+
+/// Per-query options.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExecOptions {
+    /// How long a query may run before it counts as a hang.
+    pub timeout: Duration,
+}
+
+impl Default for ExecOptions {
+    fn default() -> Self {
+        Self { timeout: DEFAULT_TIMEOUT }
+    }
+}
+
+/// The query timeout when none is given.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// A database graphlancer can load graphs into and run queries on.
+pub trait Engine {
+    /// The engine spec this adapter was opened from, e.g. `falkordb`.
+    fn name(&self) -> &str;
+    /// The engine's own version string.
+    fn version(&self) -> &str;
+    /// The query dialect the engine speaks, naming its dialect profile.
+    fn dialect(&self) -> &'static str;
+    /// Replaces whatever the engine holds with `graph`.
+    fn load(&mut self, graph: &Graph) -> Result<(), EngineError>;
+    /// Runs one query. A query that writes leaves the loaded graph as it was:
+    /// the adapter restores it before the next query.
+    fn execute(&mut self, query: &str, opts: &ExecOptions) -> Result<Outcome, EngineError>;
+}
+
+/// A failure of the harness around an engine, not an answer of the engine.
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    /// The engine's files are not where graphlancer installs them.
+    #[error("{engine} is not installed ({detail}); run `scripts/setup-engines.sh {engine}`")]
+    NotInstalled {
+        /// The engine.
+        engine: &'static str,
+        /// What is missing.
+        detail: String,
+    },
+    /// A server did not answer.
+    #[error("cannot reach {engine} at {address}: {detail}")]
+    Unreachable {
+        /// The engine.
+        engine: &'static str,
+        /// The address tried.
+        address: String,
+        /// Why it failed.
+        detail: String,
+    },
+    /// A managed server or engine host did not start.
+    #[error("cannot start {engine}: {detail}")]
+    Start {
+        /// The engine.
+        engine: &'static str,
+        /// Why it failed.
+        detail: String,
+    },
+    /// The generated graph could not be loaded.
+    #[error("cannot load the graph into {engine}: {detail}")]
+    Load {
+        /// The engine.
+        engine: &'static str,
+        /// The engine's complaint.
+        detail: String,
+    },
+    /// The engine spoke in a way the adapter does not understand.
+    #[error("unexpected answer from {engine}: {detail}")]
+    Protocol {
+        /// The engine.
+        engine: &'static str,
+        /// What was wrong.
+        detail: String,
+    },
+}
+
+/// Whether a query may change the graph. Errs towards yes: a false positive
+/// costs one reload, a false negative would corrupt every later answer.
+pub fn may_write(query: &str) -> bool {
+    const WRITES: [&str; 6] = ["CREATE", "MERGE", "SET", "DELETE", "REMOVE", "DROP"];
+    query
+        .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+        .any(|word| WRITES.iter().any(|w| word.eq_ignore_ascii_case(w)))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn write_detection_errs_towards_yes() {
+        assert!(super::may_write("MATCH (n) DETACH DELETE n"));
+        assert!(super::may_write("match (n) set n.x = 1"));
+        assert!(super::may_write("RETURN 'create' AS s"));
+        assert!(!super::may_write("MATCH (n:Created) RETURN n.settings"));
+    }
+}

@@ -1,0 +1,312 @@
+//! FalkorDB over the Redis protocol: `GRAPH.QUERY key text --compact TIMEOUT ms`.
+//! A managed server is started from `.engines/` and restarted when it dies;
+//! a remote one (`falkordb://HOST:PORT`) is reconnected to.
+
+mod decode;
+pub mod server;
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use graphlancer_model::{Graph, ID_PROPERTY, ResultSet, ScriptDialect, Value, creation_script};
+
+use self::decode::{Catalog, DecodeError, Decoder};
+use self::server::ManagedServer;
+use crate::install::FalkorDbInstall;
+use crate::outcome::{ErrorClass, Outcome};
+use crate::{Engine, EngineError, ExecOptions, may_write};
+
+const ENGINE: &str = "falkordb";
+/// The graph key graphlancer uses on a server.
+pub const GRAPH_KEY: &str = "graphlancer";
+/// How long past the query's own timeout the socket waits before calling it a hang.
+const HANG_GRACE: Duration = Duration::from_secs(5);
+const SETUP_TIMEOUT: Duration = Duration::from_secs(120);
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The FalkorDB adapter.
+pub struct FalkorDb {
+    name: String,
+    server: Option<ManagedServer>,
+    address: String,
+    conn: redis::Connection,
+    catalog: Catalog,
+    identities: BTreeMap<i64, i64>,
+    graph: Option<Graph>,
+    version: String,
+}
+
+impl FalkorDb {
+    /// Starts a managed server from the installed files and connects to it.
+    pub fn start_managed(install: &FalkorDbInstall) -> Result<Self, EngineError> {
+        let server = ManagedServer::start(install)?;
+        let address = server.address();
+        Self::connect_to(ENGINE.to_owned(), address, Some(server))
+    }
+
+    /// Connects to a server someone else runs, at `HOST:PORT`.
+    pub fn connect(address: &str) -> Result<Self, EngineError> {
+        Self::connect_to(format!("falkordb://{address}"), address.to_owned(), None)
+    }
+
+    fn connect_to(name: String, address: String, server: Option<ManagedServer>) -> Result<Self, EngineError> {
+        let conn = open_connection(&address)?;
+        let mut db = Self {
+            name,
+            server,
+            address,
+            conn,
+            catalog: Catalog::default(),
+            identities: BTreeMap::new(),
+            graph: None,
+            version: String::new(),
+        };
+        db.version = db.module_version()?;
+        Ok(db)
+    }
+
+    /// The managed server, when graphlancer started it.
+    pub fn server(&self) -> Option<&ManagedServer> {
+        self.server.as_ref()
+    }
+
+    /// The graph module's version, e.g. `4.16.3`; an error if the server has none.
+    fn module_version(&mut self) -> Result<String, EngineError> {
+        let reply: redis::Value = redis::cmd("MODULE")
+            .arg("LIST")
+            .query(&mut self.conn)
+            .map_err(|e| EngineError::Protocol { engine: ENGINE, detail: format!("MODULE LIST failed: {e}") })?;
+        let modules = match reply {
+            redis::Value::Array(m) => m,
+            other => {
+                return Err(EngineError::Protocol { engine: ENGINE, detail: format!("MODULE LIST gave {other:?}") });
+            }
+        };
+        for module in modules {
+            let fields: Vec<redis::Value> = match module {
+                redis::Value::Array(f) => f,
+                redis::Value::Map(kv) => kv.into_iter().flat_map(|(k, v)| [k, v]).collect(),
+                _ => continue,
+            };
+            let field = |name: &str| {
+                fields.chunks(2).find_map(|kv| match kv {
+                    [redis::Value::BulkString(k), v] if k == name.as_bytes() => Some(v.clone()),
+                    [redis::Value::SimpleString(k), v] if k == name => Some(v.clone()),
+                    _ => None,
+                })
+            };
+            let is_graph = matches!(field("name"), Some(redis::Value::BulkString(n)) if n == b"graph");
+            if let (true, Some(redis::Value::Int(v))) = (is_graph, field("ver")) {
+                return Ok(format!("{}.{}.{}", v / 10_000, (v / 100) % 100, v % 100));
+            }
+        }
+        Err(EngineError::Protocol {
+            engine: ENGINE,
+            detail: format!("the server at {} has no FalkorDB graph module loaded", self.address),
+        })
+    }
+
+    fn query(&mut self, text: &str, timeout: Duration) -> redis::RedisResult<redis::Value> {
+        self.conn.set_read_timeout(Some(timeout + HANG_GRACE))?;
+        redis::cmd("GRAPH.QUERY")
+            .arg(GRAPH_KEY)
+            .arg(text)
+            .arg("--compact")
+            .arg("TIMEOUT")
+            .arg(u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX).max(1))
+            .query(&mut self.conn)
+    }
+
+    /// Runs a setup query whose failure is a harness error.
+    fn setup_query(&mut self, text: &str) -> Result<ResultSet, EngineError> {
+        let load_err = |detail: String| EngineError::Load { engine: ENGINE, detail };
+        let reply = self.query(text, SETUP_TIMEOUT).map_err(|e| load_err(format!("{e}")))?;
+        let decoder = Decoder { catalog: &self.catalog, identities: &self.identities };
+        match decoder.reply(&reply) {
+            Ok(Ok(rows)) => Ok(rows),
+            Ok(Err(message)) => Err(load_err(message)),
+            Err(e) => Err(load_err(format!("{e:?}"))),
+        }
+    }
+
+    /// Deletes the graph key and creates the current graph again.
+    fn restore(&mut self) -> Result<(), EngineError> {
+        // Deleting a key that does not exist is an error FalkorDB may report; it is harmless.
+        let _: redis::RedisResult<redis::Value> = redis::cmd("GRAPH.DELETE").arg(GRAPH_KEY).query(&mut self.conn);
+        self.identities.clear();
+        self.catalog = Catalog::default();
+        let Some(graph) = self.graph.clone() else { return Ok(()) };
+        for statement in creation_script(&graph, ScriptDialect::Cypher) {
+            self.setup_query(&statement)?;
+        }
+        let ids = self.setup_query(&format!("MATCH (n) RETURN id(n), n.{ID_PROPERTY}"))?;
+        for row in ids.rows {
+            if let [Value::Int(internal), Value::Int(gid)] = row.as_slice() {
+                self.identities.insert(*internal, *gid);
+            }
+        }
+        if self.identities.len() != graph.nodes.len() {
+            return Err(EngineError::Load {
+                engine: ENGINE,
+                detail: format!("{} of {} nodes readable after load", self.identities.len(), graph.nodes.len()),
+            });
+        }
+        self.refresh_catalog()
+    }
+
+    fn refresh_catalog(&mut self) -> Result<(), EngineError> {
+        let mut names = |procedure: &str| -> Result<Vec<String>, EngineError> {
+            let rows = self.setup_query(&format!("CALL {procedure}()"))?;
+            Ok(rows
+                .rows
+                .into_iter()
+                .filter_map(|r| r.into_iter().next())
+                .map(|v| match v {
+                    Value::String(s) => s,
+                    other => other.to_string(),
+                })
+                .collect())
+        };
+        let labels = names("db.labels")?;
+        let types = names("db.relationshipTypes")?;
+        let keys = names("db.propertyKeys")?;
+        self.catalog = Catalog { labels, types, keys };
+        Ok(())
+    }
+
+    /// Decodes a reply, refreshing the catalog once if it names an id not seen yet.
+    fn decode(&mut self, reply: &redis::Value) -> Result<Outcome, EngineError> {
+        for attempt in 0..2 {
+            let decoder = Decoder { catalog: &self.catalog, identities: &self.identities };
+            match decoder.reply(reply) {
+                Ok(Ok(rows)) => return Ok(Outcome::Rows(rows)),
+                Ok(Err(message)) => return Ok(classify(message)),
+                Err(DecodeError::UnknownId) if attempt == 0 => self.refresh_catalog()?,
+                Err(DecodeError::UnknownId) => {
+                    return Err(EngineError::Protocol { engine: ENGINE, detail: "reply names an unknown id".into() });
+                }
+                Err(DecodeError::Malformed(m)) => {
+                    return Ok(Outcome::Error { class: ErrorClass::Unsupported, message: m });
+                }
+            }
+        }
+        unreachable!("the loop returns on its second attempt")
+    }
+
+    /// After the connection broke: bring a server back, reload, and say what happened.
+    fn recover(
+        &mut self,
+        cause: &redis::RedisError,
+        timed_out: bool,
+        timeout: Duration,
+    ) -> Result<Outcome, EngineError> {
+        let mut message = format!("connection to {} lost: {cause}", self.address);
+        if let Some(server) = self.server.as_mut() {
+            let running = server.is_running();
+            if !running {
+                message.push_str(&format!("\nserver exited; last log lines:\n{}", server.log_tail()));
+            }
+            // A hung server is killed too: it would not answer the next query either.
+            server.restart()?;
+            self.address = server.address();
+        }
+        self.conn = open_connection(&self.address)?;
+        self.restore()?;
+        Ok(if timed_out && !message.contains("server exited") {
+            Outcome::Timeout { after_ms: u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX) }
+        } else {
+            Outcome::Crash { message }
+        })
+    }
+}
+
+fn open_connection(address: &str) -> Result<redis::Connection, EngineError> {
+    let unreachable = |detail: String| EngineError::Unreachable { engine: ENGINE, address: address.to_owned(), detail };
+    let client = redis::Client::open(format!("redis://{address}/")).map_err(|e| unreachable(e.to_string()))?;
+    client.get_connection_with_timeout(CONNECT_TIMEOUT).map_err(|e| unreachable(e.to_string()))
+}
+
+/// Error messages FalkorDB gives, by class. Checked in order; the first match wins.
+const ERROR_CLASSES: &[(&str, ErrorClass)] = &[
+    ("Invalid input", ErrorClass::Syntax),
+    ("Syntax error", ErrorClass::Syntax),
+    ("syntax error", ErrorClass::Syntax),
+    ("Unexpected", ErrorClass::Syntax),
+    ("not yet supported", ErrorClass::Unsupported),
+    ("not supported", ErrorClass::Unsupported),
+    ("Not supported", ErrorClass::Unsupported),
+    ("is not defined", ErrorClass::Semantic),
+    ("not defined", ErrorClass::Semantic),
+    ("Unknown function", ErrorClass::Semantic),
+    ("Received", ErrorClass::Semantic),
+    ("Type mismatch", ErrorClass::Runtime),
+    ("Division by zero", ErrorClass::Runtime),
+];
+
+/// Classifies a FalkorDB error message. One that no rule names is a runtime
+/// error: FalkorDB reports static errors with the phrases above.
+fn classify(message: String) -> Outcome {
+    if message.contains("Query timed out") {
+        return Outcome::Timeout { after_ms: 0 };
+    }
+    let class =
+        ERROR_CLASSES.iter().find(|(needle, _)| message.contains(needle)).map_or(ErrorClass::Runtime, |(_, c)| *c);
+    Outcome::Error { class, message }
+}
+
+fn is_server_error(e: &redis::RedisError) -> bool {
+    matches!(e.kind(), redis::ErrorKind::Server(_) | redis::ErrorKind::Extension)
+}
+
+impl Engine for FalkorDb {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn version(&self) -> &str {
+        &self.version
+    }
+
+    fn dialect(&self) -> &'static str {
+        "falkordb"
+    }
+
+    fn load(&mut self, graph: &Graph) -> Result<(), EngineError> {
+        self.graph = Some(graph.clone());
+        self.restore()
+    }
+
+    fn execute(&mut self, query: &str, opts: &ExecOptions) -> Result<Outcome, EngineError> {
+        let outcome = match self.query(query, opts.timeout) {
+            Ok(reply) => self.decode(&reply)?,
+            Err(e) if is_server_error(&e) => {
+                let text = e.detail().map_or_else(|| e.to_string(), |d| format!("{} {d}", e.code().unwrap_or("")));
+                classify(text)
+            }
+            Err(e) => return self.recover(&e, e.is_timeout(), opts.timeout),
+        };
+        let outcome = match outcome {
+            Outcome::Timeout { .. } => {
+                Outcome::Timeout { after_ms: u64::try_from(opts.timeout.as_millis()).unwrap_or(u64::MAX) }
+            }
+            other => other,
+        };
+        if may_write(query) {
+            self.restore()?;
+        }
+        Ok(outcome)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_classify_by_rule() {
+        assert_eq!(classify("errMsg: Invalid input 'X': expected".into()).kind(), "syntax");
+        assert_eq!(classify("Division by zero".into()).kind(), "runtime");
+        assert_eq!(classify("'x' not defined".into()).kind(), "semantic");
+        assert_eq!(classify("Query timed out".into()).kind(), "timeout");
+    }
+}

@@ -1,0 +1,127 @@
+//! A FalkorDB server graphlancer starts itself: `redis-server` with the
+//! FalkorDB module, on a free loopback port, stopped when dropped.
+
+use std::net::TcpListener;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::EngineError;
+use crate::install::FalkorDbInstall;
+
+const ENGINE: &str = "falkordb";
+const READY_WITHIN: Duration = Duration::from_secs(15);
+
+/// A running, managed FalkorDB server.
+pub struct ManagedServer {
+    install: FalkorDbInstall,
+    child: Child,
+    port: u16,
+    dir: tempfile::TempDir,
+}
+
+impl ManagedServer {
+    /// Starts a server and waits until it answers.
+    pub fn start(install: &FalkorDbInstall) -> Result<Self, EngineError> {
+        // A port found free can be taken before the server binds it; try again then.
+        let mut last = None;
+        for _ in 0..3 {
+            match Self::try_start(install) {
+                Ok(s) => return Ok(s),
+                Err(e) => last = Some(e),
+            }
+        }
+        Err(last.expect("at least one attempt ran"))
+    }
+
+    fn try_start(install: &FalkorDbInstall) -> Result<Self, EngineError> {
+        let err = |detail: String| EngineError::Start { engine: ENGINE, detail };
+        let port = free_port().map_err(|e| err(format!("finding a free port: {e}")))?;
+        let dir = tempfile::Builder::new()
+            .prefix("graphlancer-falkordb-")
+            .tempdir()
+            .map_err(|e| err(format!("creating a data folder: {e}")))?;
+        let module = std::path::absolute(&install.module).map_err(|e| err(e.to_string()))?;
+        let child = Command::new(&install.server)
+            .arg("--port")
+            .arg(port.to_string())
+            .args(["--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--logfile", "redis.log"])
+            .arg("--dir")
+            .arg(dir.path())
+            .arg("--loadmodule")
+            .arg(&module)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| err(format!("running {}: {e}", install.server.display())))?;
+        let mut server = Self { install: install.clone(), child, port, dir };
+        server.wait_ready().map_err(err)?;
+        Ok(server)
+    }
+
+    fn wait_ready(&mut self) -> Result<(), String> {
+        let deadline = Instant::now() + READY_WITHIN;
+        loop {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return Err(format!("redis-server exited ({status}): {}", self.log_tail()));
+            }
+            if ping(&self.address()) {
+                return Ok(());
+            }
+            if Instant::now() > deadline {
+                return Err(format!("no answer within {READY_WITHIN:?}: {}", self.log_tail()));
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// The last lines of the server's log.
+    pub fn log_tail(&self) -> String {
+        let text = std::fs::read_to_string(self.dir.path().join("redis.log")).unwrap_or_default();
+        let lines: Vec<&str> = text.lines().collect();
+        lines[lines.len().saturating_sub(10)..].join("\n")
+    }
+
+    /// `127.0.0.1:PORT`.
+    pub fn address(&self) -> String {
+        format!("127.0.0.1:{}", self.port)
+    }
+
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Whether the process is still there (a stopped process counts as there).
+    pub fn is_running(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
+    }
+
+    /// Kills this server and starts a fresh one, on a new port.
+    pub fn restart(&mut self) -> Result<(), EngineError> {
+        self.stop();
+        *self = Self::start(&self.install)?;
+        Ok(())
+    }
+
+    fn stop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for ManagedServer {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+fn free_port() -> std::io::Result<u16> {
+    Ok(TcpListener::bind("127.0.0.1:0")?.local_addr()?.port())
+}
+
+fn ping(address: &str) -> bool {
+    let Ok(client) = redis::Client::open(format!("redis://{address}/")) else { return false };
+    let Ok(mut conn) = client.get_connection_with_timeout(Duration::from_millis(200)) else { return false };
+    redis::cmd("PING").query::<String>(&mut conn).is_ok()
+}

@@ -1,0 +1,318 @@
+//! Grafeo, the embedded default engine. [`GrafeoBackend`] drives the crate
+//! inside an engine host; [`GrafeoEngine`] is the adapter the rest of
+//! graphlancer uses, which owns the host process and restarts it when a query
+//! kills or hangs it.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use graphlancer_model::{
+    Graph, ID_PROPERTY, Node, Path, Relationship, ResultSet, ScriptDialect, Value, creation_script,
+};
+
+use crate::host::{HostBackend, HostCommand, HostFailure, HostProcess, HostReply, HostRequest};
+use crate::outcome::{ErrorClass, Outcome};
+use crate::{Engine, EngineError, ExecOptions, may_write};
+
+const ENGINE: &str = "grafeo";
+/// Loading a graph and answering the version request are bounded too, but loosely.
+const SETUP_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// Grafeo inside the engine host.
+pub struct GrafeoBackend {
+    db: grafeo::GrafeoDB,
+    graph: Option<Graph>,
+    /// Grafeo's internal node ids mapped to generated identities.
+    identities: BTreeMap<i64, i64>,
+}
+
+impl Default for GrafeoBackend {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl GrafeoBackend {
+    /// An empty in-memory database.
+    pub fn new() -> Self {
+        Self { db: grafeo::GrafeoDB::new_in_memory(), graph: None, identities: BTreeMap::new() }
+    }
+
+    fn reload(&mut self) -> Result<(), String> {
+        self.db = grafeo::GrafeoDB::new_in_memory();
+        self.identities.clear();
+        let Some(graph) = &self.graph else { return Ok(()) };
+        let session = self.db.session();
+        for statement in creation_script(graph, ScriptDialect::Cypher) {
+            session.execute_cypher(&statement).map_err(|e| e.to_string())?;
+        }
+        let ids = session
+            .execute_cypher(&format!("MATCH (n) RETURN id(n), n.{ID_PROPERTY}"))
+            .map_err(|e| format!("reading node identities: {e}"))?;
+        for row in ids.rows() {
+            if let [grafeo::Value::Int64(internal), grafeo::Value::Int64(gid)] = row.as_slice() {
+                self.identities.insert(*internal, *gid);
+            }
+        }
+        if self.identities.len() != graph.nodes.len() {
+            return Err(format!("{} of {} nodes readable after load", self.identities.len(), graph.nodes.len()));
+        }
+        Ok(())
+    }
+
+    fn decode(&self, v: &grafeo::Value) -> Result<Value, String> {
+        use grafeo::Value as G;
+        Ok(match v {
+            G::Null => Value::Null,
+            G::Bool(b) => Value::Bool(*b),
+            G::Int64(i) => Value::Int(*i),
+            G::Float64(x) => Value::Float(*x),
+            G::String(s) => Value::String(s.to_string()),
+            G::List(items) => Value::List(items.iter().map(|i| self.decode(i)).collect::<Result<_, _>>()?),
+            G::Map(m) => {
+                let entries: BTreeMap<String, Value> = m
+                    .iter()
+                    .map(|(k, v)| Ok((k.as_str().to_owned(), self.decode(v)?)))
+                    .collect::<Result<_, String>>()?;
+                self.entity(entries)
+            }
+            G::Path { nodes, edges } => {
+                let nodes = nodes.iter().map(|n| self.path_node(n)).collect::<Result<_, String>>()?;
+                let relationships = edges.iter().map(|r| self.path_edge(r)).collect::<Result<_, String>>()?;
+                Value::Path(Path { nodes, relationships })
+            }
+            other => return Err(format!("graphlancer cannot decode the grafeo value {other:?} yet")),
+        })
+    }
+
+    /// Path elements come back as internal ids (or as entity maps); either
+    /// way they become full nodes and relationships.
+    fn path_node(&self, v: &grafeo::Value) -> Result<Node, String> {
+        if let grafeo::Value::Int64(id) = v {
+            let id = u64::try_from(*id).map_err(|_| format!("negative node id {id}"))?;
+            let node = self.db.get_node(grafeo::NodeId(id)).ok_or_else(|| format!("path node {id} not found"))?;
+            let labels = node.labels.iter().map(ToString::to_string).collect();
+            return Ok(Node::new(labels, self.properties(node.properties.iter())?));
+        }
+        match self.decode(v)? {
+            Value::Node(n) => Ok(n),
+            other => Err(format!("path node decoded as {}", other.type_name())),
+        }
+    }
+
+    fn path_edge(&self, v: &grafeo::Value) -> Result<Relationship, String> {
+        if let grafeo::Value::Int64(id) = v {
+            let id = u64::try_from(*id).map_err(|_| format!("negative edge id {id}"))?;
+            let edge = self.db.get_edge(grafeo::EdgeId(id)).ok_or_else(|| format!("path edge {id} not found"))?;
+            let end = |n: grafeo::NodeId| i64::try_from(n.0).ok().and_then(|i| self.identities.get(&i).copied());
+            let properties = self.properties(edge.properties.iter())?;
+            return Ok(Relationship::new(edge.edge_type.to_string(), properties, end(edge.src), end(edge.dst)));
+        }
+        match self.decode(v)? {
+            Value::Relationship(r) => Ok(r),
+            other => Err(format!("path edge decoded as {}", other.type_name())),
+        }
+    }
+
+    fn properties<'a>(
+        &self,
+        props: impl Iterator<Item = (&'a grafeo_common::types::PropertyKey, &'a grafeo::Value)>,
+    ) -> Result<BTreeMap<String, Value>, String> {
+        props.map(|(k, v)| Ok((k.as_str().to_owned(), self.decode(v)?))).collect()
+    }
+
+    /// Grafeo returns nodes and relationships as maps with reserved keys.
+    fn entity(&self, mut m: BTreeMap<String, Value>) -> Value {
+        if m.contains_key("_id") && m.contains_key("_labels") {
+            m.remove("_id");
+            let labels = match m.remove("_labels") {
+                Some(Value::List(ls)) => {
+                    ls.into_iter().filter_map(|l| if let Value::String(s) = l { Some(s) } else { None }).collect()
+                }
+                _ => Vec::new(),
+            };
+            return Value::Node(Node::new(labels, m));
+        }
+        if m.contains_key("_id") && m.contains_key("_type") && m.contains_key("_source") {
+            m.remove("_id");
+            let rel_type = match m.remove("_type") {
+                Some(Value::String(s)) => s,
+                _ => String::new(),
+            };
+            let mut end = |key: &str| match m.remove(key) {
+                Some(Value::Int(i)) => self.identities.get(&i).copied(),
+                _ => None,
+            };
+            let (start, end) = (end("_source"), end("_target"));
+            return Value::Relationship(Relationship::new(rel_type, m, start, end));
+        }
+        Value::Map(m)
+    }
+}
+
+/// Folds Grafeo's error codes into graphlancer's classes.
+fn classify(e: &grafeo::Error, timeout_ms: u64) -> Outcome {
+    use grafeo_common::utils::error::ErrorCode as E;
+    let class = match e.error_code() {
+        E::QuerySyntax => ErrorClass::Syntax,
+        E::QuerySemantic | E::LabelNotFound | E::PropertyNotFound => ErrorClass::Semantic,
+        E::QueryUnsupported => ErrorClass::Unsupported,
+        E::QueryTimeout | E::TransactionTimeout => return Outcome::Timeout { after_ms: timeout_ms },
+        E::QueryExecution | E::TypeMismatch | E::InvalidInput | E::NodeNotFound | E::EdgeNotFound => {
+            ErrorClass::Runtime
+        }
+        _ => ErrorClass::Internal,
+    };
+    Outcome::Error { class, message: e.to_string() }
+}
+
+impl HostBackend for GrafeoBackend {
+    fn version(&self) -> String {
+        grafeo::VERSION.to_owned()
+    }
+
+    fn load(&mut self, graph: &Graph) -> Result<(), String> {
+        self.graph = Some(graph.clone());
+        self.reload()
+    }
+
+    fn execute(&mut self, query: &str) -> Outcome {
+        let result = self.db.session().execute_cypher(query);
+        let outcome = match result {
+            Err(e) => classify(&e, 0),
+            Ok(r) => {
+                let rows: Result<Vec<Vec<Value>>, String> =
+                    r.rows().iter().map(|row| row.iter().map(|v| self.decode(v)).collect()).collect();
+                match rows {
+                    Ok(rows) => Outcome::Rows(ResultSet::new(r.columns.clone(), rows)),
+                    Err(message) => Outcome::Error { class: ErrorClass::Unsupported, message },
+                }
+            }
+        };
+        if may_write(query)
+            && let Err(e) = self.reload()
+        {
+            // The next query would run on a damaged graph; end the host so the
+            // client restarts it cleanly.
+            eprintln!("cannot restore the graph after a write: {e}");
+            std::process::exit(3);
+        }
+        outcome
+    }
+}
+
+/// The Grafeo adapter: a client of a Grafeo engine host.
+pub struct GrafeoEngine {
+    command: HostCommand,
+    host: Option<HostProcess>,
+    graph: Option<Graph>,
+    version: String,
+}
+
+impl GrafeoEngine {
+    /// Starts a host with `command` and asks its version.
+    pub fn start(command: HostCommand) -> Result<Self, EngineError> {
+        let mut engine = Self { command, host: None, graph: None, version: String::new() };
+        let host = engine.spawn()?;
+        engine.host = Some(host);
+        Ok(engine)
+    }
+
+    /// The process id of the running host, if one runs.
+    pub fn host_pid(&self) -> Option<u32> {
+        self.host.as_ref().map(HostProcess::pid)
+    }
+
+    /// Starts a host and loads the current graph into it.
+    fn spawn(&mut self) -> Result<HostProcess, EngineError> {
+        let start_err = |detail: String| EngineError::Start { engine: ENGINE, detail };
+        let mut host = HostProcess::spawn(&self.command)
+            .map_err(|e| start_err(format!("running {}: {e}", self.command.program.display())))?;
+        match host.request(&HostRequest::Version, SETUP_TIMEOUT) {
+            Ok(HostReply::Version { version }) => self.version = version,
+            Ok(other) => return Err(start_err(format!("unexpected reply {other:?}"))),
+            Err(f) => return Err(start_err(failure_text(f))),
+        }
+        if let Some(graph) = &self.graph {
+            load_into(&mut host, graph)?;
+        }
+        Ok(host)
+    }
+}
+
+fn failure_text(f: HostFailure) -> String {
+    match f {
+        HostFailure::Timeout => "the engine host did not answer".into(),
+        HostFailure::Died { message } => message,
+    }
+}
+
+fn load_into(host: &mut HostProcess, graph: &Graph) -> Result<(), EngineError> {
+    let load_err = |detail: String| EngineError::Load { engine: ENGINE, detail };
+    match host.request(&HostRequest::Load { graph: Box::new(graph.clone()) }, SETUP_TIMEOUT) {
+        Ok(HostReply::Loaded) => Ok(()),
+        Ok(HostReply::Failed { message }) => Err(load_err(message)),
+        Ok(other) => Err(load_err(format!("unexpected reply {other:?}"))),
+        Err(f) => Err(load_err(failure_text(f))),
+    }
+}
+
+impl Engine for GrafeoEngine {
+    fn name(&self) -> &str {
+        ENGINE
+    }
+
+    fn version(&self) -> &str {
+        &self.version
+    }
+
+    fn dialect(&self) -> &'static str {
+        "grafeo"
+    }
+
+    fn load(&mut self, graph: &Graph) -> Result<(), EngineError> {
+        self.graph = Some(graph.clone());
+        let host = match self.host.as_mut() {
+            Some(h) => h,
+            None => {
+                let h = self.spawn()?;
+                return {
+                    self.host = Some(h);
+                    Ok(())
+                };
+            }
+        };
+        load_into(host, graph)
+    }
+
+    fn execute(&mut self, query: &str, opts: &ExecOptions) -> Result<Outcome, EngineError> {
+        let mut host = match self.host.take() {
+            Some(h) => h,
+            None => self.spawn()?,
+        };
+        let reply = host.request(&HostRequest::Execute { query: query.to_owned() }, opts.timeout);
+        let outcome = match reply {
+            Ok(HostReply::Outcome { outcome }) => {
+                self.host = Some(host);
+                return Ok(match outcome {
+                    Outcome::Timeout { .. } => Outcome::Timeout { after_ms: millis(opts.timeout) },
+                    other => other,
+                });
+            }
+            Ok(other) => {
+                self.host = Some(host);
+                return Err(EngineError::Protocol { engine: ENGINE, detail: format!("unexpected reply {other:?}") });
+            }
+            Err(HostFailure::Timeout) => Outcome::Timeout { after_ms: millis(opts.timeout) },
+            Err(HostFailure::Died { message }) => Outcome::Crash { message },
+        };
+        drop(host);
+        // Ready for the next query: a fresh host with the graph loaded.
+        self.host = Some(self.spawn()?);
+        Ok(outcome)
+    }
+}
+
+fn millis(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
