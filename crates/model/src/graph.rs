@@ -151,7 +151,7 @@ impl Graph {
         let has = |label: &str| -> Vec<i64> {
             nodes.iter().filter(|n| n.labels.iter().any(|l| l == label)).map(|n| n.id).collect()
         };
-        let mut feasible: Vec<(usize, Vec<(Vec<i64>, Vec<i64>)>)> = Vec::new();
+        let mut feasible: Vec<(usize, Vec<Endpoints>)> = Vec::new();
         for (t, def) in schema.rel_types.iter().enumerate() {
             let pairs: Vec<_> = def
                 .endpoints
@@ -208,6 +208,9 @@ impl GraphRelationship {
         Value::Relationship(Relationship::new(self.rel_type.clone(), properties, Some(self.start), Some(self.end)))
     }
 }
+
+/// Candidate start and end nodes of one label pair.
+type Endpoints = (Vec<i64>, Vec<i64>);
 
 /// The values properties are drawn from.
 struct ValuePools {

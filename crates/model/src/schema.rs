@@ -240,10 +240,9 @@ mod tests {
 
     #[test]
     fn bad_configs_are_refused() {
-        let mut c = SchemaConfig::default();
-        c.labels = Span::new(3, 1);
+        let c = SchemaConfig { labels: Span::new(3, 1), ..SchemaConfig::default() };
         assert!(c.validate().is_err());
-        c.labels = Span::new(0, 0);
+        let c = SchemaConfig { labels: Span::new(0, 0), ..SchemaConfig::default() };
         assert!(c.validate().is_err());
         assert!(SchemaConfig::default().validate().is_ok());
     }

@@ -92,9 +92,17 @@ impl ManagedServer {
         self.child.id()
     }
 
-    /// Whether the process is still there (a stopped process counts as there).
+    /// Whether the process is still there (a stopped process counts as there),
+    /// allowing a moment for one that is going down to be gone.
     pub fn is_running(&mut self) -> bool {
-        matches!(self.child.try_wait(), Ok(None))
+        let deadline = Instant::now() + Duration::from_millis(500);
+        while matches!(self.child.try_wait(), Ok(None)) {
+            if Instant::now() > deadline {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        false
     }
 
     /// Kills this server and starts a fresh one, on a new port.

@@ -1,0 +1,87 @@
+//! The command line as a user meets it.
+
+use std::process::{Command, Output};
+
+use crate::binary;
+
+fn graphlancer(args: &[&str]) -> Output {
+    Command::new(binary()).args(args).output().expect("graphlancer runs")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn graph_json_is_byte_identical_across_runs() {
+    let a = graphlancer(&["graph", "--seed", "1", "--format", "json"]);
+    let b = graphlancer(&["graph", "--seed", "1", "--format", "json"]);
+    let c = graphlancer(&["graph", "--seed", "2", "--format", "json"]);
+    assert!(a.status.success(), "{}", stderr(&a));
+    assert!(!a.stdout.is_empty());
+    assert_eq!(a.stdout, b.stdout);
+    assert_ne!(a.stdout, c.stdout);
+    let parsed: graphlancer_model::Graph = serde_json::from_slice(&a.stdout).expect("valid graph JSON");
+    assert_eq!(parsed.nodes.len(), 30);
+    assert_eq!(serde_json::to_string_pretty(&parsed).expect("ser") + "\n", String::from_utf8_lossy(&a.stdout));
+}
+
+#[test]
+fn graph_cypher_prints_schema_and_script() {
+    let o = graphlancer(&["graph", "--seed", "3", "--nodes", "4", "--rels", "2"]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success());
+    assert!(text.contains("// label L0:"), "{text}");
+    assert!(text.contains("CREATE\n  (n0:"), "{text}");
+    assert!(text.trim_end().ends_with(';'));
+}
+
+#[test]
+fn exec_prints_json_outcomes() {
+    let o = graphlancer(&["exec", "--engine", "grafeo", "--json", "--graph-seed", "2", "MATCH (n) RETURN count(n) AS c", "RETURN 1 +"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["result"]["rows"][0][0], 30);
+    assert_eq!(lines[1]["result"]["class"], "syntax");
+}
+
+fn assert_setup_error(o: &Output, needle: &str) {
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(o));
+    let err = stderr(o);
+    assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
+    assert!(err.contains(needle), "{err}");
+}
+
+#[test]
+fn unknown_engine_is_a_clear_error() {
+    assert_setup_error(&graphlancer(&["exec", "--engine", "neo5", "RETURN 1"]), "unknown engine 'neo5'");
+}
+
+#[test]
+fn unreachable_server_is_a_clear_error() {
+    // A port that was free a moment ago has nobody listening.
+    let port = std::net::TcpListener::bind("127.0.0.1:0").expect("bind").local_addr().expect("addr").port();
+    let spec = format!("falkordb://127.0.0.1:{port}");
+    assert_setup_error(&graphlancer(&["exec", "--engine", &spec, "RETURN 1"]), "cannot reach falkordb");
+}
+
+#[test]
+fn missing_install_is_a_clear_error() {
+    let o = Command::new(binary())
+        .args(["exec", "--engine", "falkordb", "RETURN 1"])
+        .env("GRAPHLANCER_ENGINES_DIR", "/nonexistent/graphlancer-engines")
+        .output()
+        .expect("runs");
+    assert_setup_error(&o, "falkordb is not installed");
+}
+
+#[test]
+fn bad_values_are_refused() {
+    assert_eq!(graphlancer(&["exec", "--timeout", "0s", "RETURN 1"]).status.code(), Some(2));
+    assert_eq!(graphlancer(&["graph", "--seed", "-1"]).status.code(), Some(2));
+    assert_eq!(graphlancer(&["graph", "--format", "xml"]).status.code(), Some(2));
+}

@@ -1,0 +1,66 @@
+//! The Grafeo adapter and its engine host.
+
+use graphlancer_engines::grafeo::GrafeoEngine;
+use graphlancer_engines::{Engine, ErrorClass, ExecOptions, Outcome};
+use graphlancer_model::Value;
+
+use crate::{grafeo_host, graph, rows, timeout_ms};
+
+fn count(engine: &mut GrafeoEngine) -> Value {
+    rows(engine.execute("MATCH (n) RETURN count(n)", &ExecOptions::default()).expect("host restarts"))
+        .scalar()
+        .cloned()
+        .expect("one value")
+}
+
+#[test]
+fn host_survives_panic_abort_and_hang_and_keeps_the_graph() {
+    let mut engine = GrafeoEngine::start(grafeo_host()).expect("host starts");
+    let g = graph(4, 25, 40);
+    engine.load(&g).expect("loads");
+    let nodes = Value::Int(25);
+    assert_eq!(count(&mut engine), nodes);
+
+    let pid = engine.host_pid();
+    let outcome = engine.execute("graphlancer-test:panic", &ExecOptions::default()).expect("reported as an outcome");
+    match outcome {
+        Outcome::Crash { message } => assert!(message.contains("test hook: panic requested"), "{message}"),
+        other => panic!("a panic is a crash, got {other:?}"),
+    }
+    assert_ne!(engine.host_pid(), pid, "a new host runs");
+    assert_eq!(count(&mut engine), nodes, "the graph is back after a panic");
+
+    let outcome = engine.execute("graphlancer-test:abort", &ExecOptions::default()).expect("reported");
+    assert!(matches!(outcome, Outcome::Crash { .. }), "an abort is a crash, got {outcome:?}");
+    assert_eq!(count(&mut engine), nodes, "the graph is back after an abort");
+
+    let started = std::time::Instant::now();
+    let outcome = engine.execute("graphlancer-test:hang", &timeout_ms(500)).expect("reported");
+    assert_eq!(outcome, Outcome::Timeout { after_ms: 500 });
+    assert!(started.elapsed() < std::time::Duration::from_secs(10), "the hang was cut short");
+    assert_eq!(count(&mut engine), nodes, "the graph is back after a hang");
+}
+
+#[test]
+fn writes_leave_the_loaded_graph_unchanged() {
+    let mut engine = GrafeoEngine::start(grafeo_host()).expect("host starts");
+    engine.load(&graph(5, 20, 30)).expect("loads");
+    let created = rows(engine.execute("CREATE (x:Extra {gid: -1}) RETURN x.gid", &ExecOptions::default()).expect("runs"));
+    assert_eq!(created.scalar(), Some(&Value::Int(-1)));
+    let deleted = engine.execute("MATCH (n) DETACH DELETE n", &ExecOptions::default()).expect("runs");
+    assert!(matches!(deleted, Outcome::Rows(_)), "{deleted:?}");
+    assert_eq!(count(&mut engine), Value::Int(20));
+}
+
+#[test]
+fn errors_are_classified() {
+    let mut engine = GrafeoEngine::start(grafeo_host()).expect("host starts");
+    engine.load(&graph(6, 5, 5)).expect("loads");
+    let class = |e: &mut GrafeoEngine, q: &str| match e.execute(q, &ExecOptions::default()).expect("runs") {
+        Outcome::Error { class, .. } => Some(class),
+        _ => None,
+    };
+    assert_eq!(class(&mut engine, "RETURN 1 +"), Some(ErrorClass::Syntax));
+    assert_eq!(class(&mut engine, "RETURN nope"), Some(ErrorClass::Semantic));
+    assert!(engine.version().starts_with("0.5."), "version {}", engine.version());
+}

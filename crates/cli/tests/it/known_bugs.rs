@@ -1,0 +1,80 @@
+//! Engine bugs graphlancer's own queries ran into while its adapters were
+//! built, each checked against the answer computed from the generated graph.
+//! They pin today's wrong answers at the pinned engine versions; when an
+//! upgrade fixes one, its test fails and the dialect profile's entry goes.
+
+use graphlancer_engines::falkordb::FalkorDb;
+use graphlancer_engines::grafeo::GrafeoEngine;
+use graphlancer_engines::{Engine, ExecOptions};
+use graphlancer_model::{Graph, Value};
+
+use crate::{engines_dir, grafeo_host, graph, rows};
+
+fn count(engine: &mut dyn Engine, query: &str) -> i64 {
+    match rows(engine.execute(query, &ExecOptions::default()).expect("runs")).scalar() {
+        Some(Value::Int(n)) => *n,
+        other => panic!("{query}: expected a count, got {other:?}"),
+    }
+}
+
+/// Two-hop walks that use two different relationships, as Cypher's
+/// relationship uniqueness demands.
+fn two_hop_truth(g: &Graph) -> i64 {
+    let rels = &g.relationships;
+    rels.iter().flat_map(|a| rels.iter().map(move |b| (a, b))).filter(|(a, b)| a.end == b.start && a.id != b.id).count()
+        as i64
+}
+
+fn self_loops(g: &Graph) -> i64 {
+    g.relationships.iter().filter(|r| r.start == r.end).count() as i64
+}
+
+fn parallel_pairs(g: &Graph) -> i64 {
+    let mut pairs: Vec<(i64, i64)> = g.relationships.iter().map(|r| (r.start, r.end)).collect();
+    pairs.sort();
+    pairs.dedup();
+    pairs.len() as i64
+}
+
+/// FalkorDB 4.16.3: `MATCH (a)-[r]->(b) RETURN count(*)` counts node pairs,
+/// not relationships, when two relationships join the same pair; `count(r)`
+/// is right. Found by the cross-engine test of the foundation issue.
+#[test]
+fn falkordb_count_star_collapses_parallel_relationships() {
+    let g = graph(1, 40, 80);
+    assert!(parallel_pairs(&g) < 80, "the graph has parallel relationships");
+    let mut db = FalkorDb::start_managed(&engines_dir().falkordb().expect("installed")).expect("starts");
+    db.load(&g).expect("loads");
+    assert_eq!(count(&mut db, "MATCH (a)-[r]->(b) RETURN count(r)"), 80);
+    assert_eq!(count(&mut db, "MATCH (a)-[r]->(b) RETURN count(*)"), parallel_pairs(&g), "bug still present");
+    assert_eq!(count(&mut db, "MATCH (a)-[r1]->(b)-[r2]->(c) WHERE r1 <> r2 RETURN count(*)"), two_hop_truth(&g));
+}
+
+/// Grafeo 0.5.44: a two-hop pattern binds one self-loop relationship to both
+/// of its relationship variables, breaking relationship uniqueness.
+#[test]
+fn grafeo_two_hop_pattern_reuses_self_loops() {
+    let g = graph(1, 40, 80);
+    assert!(self_loops(&g) > 0, "the graph has self-loops");
+    let mut db = GrafeoEngine::start(grafeo_host()).expect("starts");
+    db.load(&g).expect("loads");
+    let got = count(&mut db, "MATCH (a)-[r1]->(b)-[r2]->(c) RETURN count(*)");
+    assert_eq!(got, two_hop_truth(&g) + self_loops(&g), "bug still present");
+    assert_eq!(count(&mut db, "MATCH (a)-[r1]->(b)-[r2]->(c) WHERE r1 <> r2 RETURN count(*)"), two_hop_truth(&g));
+}
+
+/// Grafeo 0.5.44: a float used as a grouping key comes back as the integer
+/// with the same IEEE-754 bits (1.5 as 4609434218613702656).
+#[test]
+fn grafeo_float_grouping_keys_come_back_as_their_bits() {
+    let mut db = GrafeoEngine::start(grafeo_host()).expect("starts");
+    db.load(&graph(1, 3, 0)).expect("loads");
+    let got = rows(
+        db.execute("UNWIND [1.5, 1.5, 2.25] AS x RETURN x, count(*) AS c ORDER BY c DESC", &ExecOptions::default())
+            .expect("runs"),
+    );
+    let bits = |x: f64| Value::Int(x.to_bits() as i64);
+    assert_eq!(got.rows, vec![vec![bits(1.5), Value::Int(2)], vec![bits(2.25), Value::Int(1)]], "bug still present");
+    let distinct = rows(db.execute("UNWIND [1.5, 2.25] AS x RETURN DISTINCT x", &ExecOptions::default()).expect("runs"));
+    assert_eq!(distinct.rows, vec![vec![Value::Float(1.5)], vec![Value::Float(2.25)]]);
+}

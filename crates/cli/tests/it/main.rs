@@ -1,0 +1,48 @@
+//! graphlancer's one integration-test binary: adapters and the CLI against
+//! real engines (Grafeo in its host, FalkorDB servers from `.engines/`).
+
+mod cli;
+mod cross;
+mod falkordb;
+mod grafeo;
+mod known_bugs;
+
+use std::path::PathBuf;
+
+use graphlancer_engines::host::HostCommand;
+use graphlancer_engines::install::EnginesDir;
+use graphlancer_engines::{ExecOptions, Outcome};
+use graphlancer_model::{Graph, GraphConfig, ResultSet, generate};
+
+/// The `graphlancer` binary under test.
+pub fn binary() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_graphlancer"))
+}
+
+/// The command that starts a Grafeo host from the binary under test.
+pub fn grafeo_host() -> HostCommand {
+    HostCommand::new(binary(), "grafeo")
+}
+
+/// The installed engines; the test command installs them first.
+pub fn engines_dir() -> EnginesDir {
+    EnginesDir::locate().expect("no .engines/ folder: run scripts/setup-engines.sh (the README's test command does)")
+}
+
+/// A generated graph of the given size.
+pub fn graph(seed: u64, nodes: usize, relationships: usize) -> Graph {
+    generate(seed, &GraphConfig { nodes, relationships, ..GraphConfig::default() }).expect("valid config")
+}
+
+/// The rows of an outcome, failing the test with the outcome otherwise.
+pub fn rows(outcome: Outcome) -> ResultSet {
+    match outcome {
+        Outcome::Rows(r) => r,
+        other => panic!("expected rows, got {other:?}"),
+    }
+}
+
+/// Options with a short timeout, for tests that provoke one.
+pub fn timeout_ms(ms: u64) -> ExecOptions {
+    ExecOptions { timeout: std::time::Duration::from_millis(ms) }
+}
