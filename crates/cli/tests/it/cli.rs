@@ -38,12 +38,19 @@ fn graph_cypher_prints_schema_and_script() {
 
 #[test]
 fn exec_prints_json_outcomes() {
-    let o = graphlancer(&["exec", "--engine", "grafeo", "--json", "--graph-seed", "2", "MATCH (n) RETURN count(n) AS c", "RETURN 1 +"]);
+    let o = graphlancer(&[
+        "exec",
+        "--engine",
+        "grafeo",
+        "--json",
+        "--graph-seed",
+        "2",
+        "MATCH (n) RETURN count(n) AS c",
+        "RETURN 1 +",
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
-    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&o.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("a JSON line"))
-        .collect();
+    let lines: Vec<serde_json::Value> =
+        String::from_utf8_lossy(&o.stdout).lines().map(|l| serde_json::from_str(l).expect("a JSON line")).collect();
     assert_eq!(lines.len(), 2);
     assert_eq!(lines[0]["result"]["rows"][0][0], 30);
     assert_eq!(lines[1]["result"]["class"], "syntax");

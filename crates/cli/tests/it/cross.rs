@@ -80,15 +80,16 @@ fn both_engines_return_the_generated_graph_exactly() {
     let (mut grafeo, mut falkordb) = both();
     let g = graph(11, 150, 300);
     let expected_nodes = ResultSet::new(vec!["n".into()], g.nodes.iter().map(|n| vec![n.to_value()]).collect());
-    let expected_rels =
-        ResultSet::new(vec!["r".into()], g.relationships.iter().map(|r| vec![r.to_value()]).collect());
+    let expected_rels = ResultSet::new(vec!["r".into()], g.relationships.iter().map(|r| vec![r.to_value()]).collect());
     // Make sure the graph exercises the edge cases the loader must escape.
     let strings: Vec<&Value> = g.nodes.iter().flat_map(|n| n.properties.values()).collect();
     assert!(strings.iter().any(|v| matches!(v, Value::String(s) if s.contains('\\'))));
     assert!(strings.iter().any(|v| matches!(v, Value::String(s) if !s.is_ascii())));
     for engine in [&mut grafeo as &mut dyn Engine, &mut falkordb] {
         engine.load(&g).expect("loads");
-        for (query, expected) in [("MATCH (n) RETURN n", &expected_nodes), ("MATCH ()-[r]->() RETURN r", &expected_rels)] {
+        for (query, expected) in
+            [("MATCH (n) RETURN n", &expected_nodes), ("MATCH ()-[r]->() RETURN r", &expected_rels)]
+        {
             let got = run(engine, query);
             assert_eq!(
                 compare(&got, expected, &RowOrder::Bag, Tolerance::default()),

@@ -45,7 +45,8 @@ fn host_survives_panic_abort_and_hang_and_keeps_the_graph() {
 fn writes_leave_the_loaded_graph_unchanged() {
     let mut engine = GrafeoEngine::start(grafeo_host()).expect("host starts");
     engine.load(&graph(5, 20, 30)).expect("loads");
-    let created = rows(engine.execute("CREATE (x:Extra {gid: -1}) RETURN x.gid", &ExecOptions::default()).expect("runs"));
+    let created =
+        rows(engine.execute("CREATE (x:Extra {gid: -1}) RETURN x.gid", &ExecOptions::default()).expect("runs"));
     assert_eq!(created.scalar(), Some(&Value::Int(-1)));
     let deleted = engine.execute("MATCH (n) DETACH DELETE n", &ExecOptions::default()).expect("runs");
     assert!(matches!(deleted, Outcome::Rows(_)), "{deleted:?}");

@@ -75,6 +75,7 @@ fn grafeo_float_grouping_keys_come_back_as_their_bits() {
     );
     let bits = |x: f64| Value::Int(x.to_bits() as i64);
     assert_eq!(got.rows, vec![vec![bits(1.5), Value::Int(2)], vec![bits(2.25), Value::Int(1)]], "bug still present");
-    let distinct = rows(db.execute("UNWIND [1.5, 2.25] AS x RETURN DISTINCT x", &ExecOptions::default()).expect("runs"));
+    let distinct =
+        rows(db.execute("UNWIND [1.5, 2.25] AS x RETURN DISTINCT x", &ExecOptions::default()).expect("runs"));
     assert_eq!(distinct.rows, vec![vec![Value::Float(1.5)], vec![Value::Float(2.25)]]);
 }
