@@ -13,6 +13,7 @@ use graphlancer_engines::host::{HostCommand, serve};
 use graphlancer_engines::{EngineSpec, ExecOptions, OpenOptions, Outcome};
 use graphlancer_model::{Graph, GraphConfig, ScriptDialect, creation_script, generate};
 
+mod generate;
 mod table;
 
 /// Finds bugs in graph database engines with generated graphs and queries.
@@ -52,6 +53,34 @@ enum Command {
         /// Queries to run, in order.
         #[arg(required = true)]
         queries: Vec<String>,
+    },
+    /// Prints generated queries: a pure function of its inputs.
+    Generate {
+        #[command(flatten)]
+        generate: generate::GenerateArgs,
+        /// Seed of the graph the queries are generated against.
+        #[arg(long, default_value_t = 0)]
+        graph_seed: u64,
+        /// One query a line, or JSON objects with the AST, skeleton and features.
+        #[arg(long, value_enum, default_value_t = QueryFormat::Lines)]
+        format: QueryFormat,
+    },
+    /// Runs generated queries on an engine and reports rejection, non-empty and coverage rates.
+    Validity {
+        /// The engine to run them on.
+        #[arg(long, default_value = "grafeo")]
+        engine: String,
+        #[command(flatten)]
+        generate: generate::GenerateArgs,
+        /// Seed of the graph.
+        #[arg(long, default_value_t = 0)]
+        graph_seed: u64,
+        /// Per-query timeout.
+        #[arg(long, default_value = "10s", value_parser = parse_duration)]
+        timeout: Duration,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
     },
     /// Serves an embedded engine over stdin/stdout (started by graphlancer itself).
     #[command(hide = true)]
@@ -93,6 +122,14 @@ enum GraphFormat {
     Cypher,
     /// The schema and graph as one JSON object.
     Json,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum QueryFormat {
+    /// One query a line.
+    Lines,
+    /// One JSON object a line.
+    Jsonl,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -163,10 +200,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Exec { engine, graph, timeout, json, queries } => {
             let spec: EngineSpec = engine.parse()?;
             let g = graph.generate()?;
-            let options = OpenOptions {
-                host_command: HostCommand::current_exe("grafeo").context("cannot find the graphlancer executable")?,
-            };
-            let mut db = graphlancer_engines::open(&spec, &options)?;
+            let mut db = graphlancer_engines::open(&spec, &open_options()?)?;
             db.load(&g)?;
             let opts = ExecOptions { timeout };
             let mut out = std::io::stdout().lock();
@@ -193,6 +227,23 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        Command::Generate { generate: args, graph_seed, format } => {
+            let g = generate(graph_seed, &GraphConfig::default())?;
+            generate::print(&args, &g, matches!(format, QueryFormat::Jsonl))?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Validity { engine, generate: args, graph_seed, timeout, json } => {
+            let spec: EngineSpec = engine.parse()?;
+            let g = generate(graph_seed, &GraphConfig::default())?;
+            let mut db = graphlancer_engines::open(&spec, &open_options()?)?;
+            let v = generate::validity(&args, &g, db.as_mut(), ExecOptions { timeout }, json)?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&v)?);
+            } else {
+                print!("{}", generate::report(&v));
+            }
+            Ok(ExitCode::SUCCESS)
+        }
         Command::EngineHost { engine } => {
             if engine != "grafeo" {
                 bail!("no embedded engine named '{engine}' (known: grafeo)");
@@ -202,6 +253,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+fn open_options() -> Result<OpenOptions> {
+    Ok(OpenOptions {
+        host_command: HostCommand::current_exe("grafeo").context("cannot find the graphlancer executable")?,
+    })
 }
 
 fn schema_comment(g: &Graph) -> String {

@@ -15,6 +15,8 @@ pub mod stream {
     pub const SCHEMA: u64 = 1;
     /// Graph generation.
     pub const GRAPH: u64 = 2;
+    /// Query generation: one stream per query index.
+    pub const QUERY: u64 = 3;
 }
 
 /// Returns the generator for `seed` and a stream path such as `[GRAPH, index]`.

@@ -1,0 +1,236 @@
+//! `graphlancer generate` and `graphlancer validity`: queries from the
+//! generator, printed or run on an engine with the rates that judge it.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::Write;
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+use graphlancer_cypher::{DialectProfile, Feature, Generated, Generator, GeneratorConfig, Preset};
+use graphlancer_engines::{Engine, ExecOptions, Outcome};
+use graphlancer_model::rng::stream;
+use graphlancer_model::{Graph, derive_rng};
+use serde::Serialize;
+
+/// Options shared by the commands that generate queries.
+#[derive(Debug, clap::Args)]
+pub(crate) struct GenerateArgs {
+    /// Dialect profile, or several joined by commas for their intersection
+    /// (neo4j5, memgraph, falkordb, grafeo, kuzu, arcadedb).
+    #[arg(long, default_value = "grafeo")]
+    pub dialect: String,
+    /// Seed of the queries.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Number of queries.
+    #[arg(long, default_value_t = 100)]
+    pub count: usize,
+    /// Preset: differential, crash or readonly.
+    #[arg(long, value_enum)]
+    pub preset: Option<PresetArg>,
+    /// A TOML file overriding the preset (weights, clause and depth limits).
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub(crate) enum PresetArg {
+    Differential,
+    Crash,
+    Readonly,
+}
+
+impl GenerateArgs {
+    pub(crate) fn profile(&self) -> Result<DialectProfile> {
+        let profiles =
+            self.dialect.split(',').map(|d| DialectProfile::built_in(d.trim())).collect::<Result<Vec<_>, _>>()?;
+        Ok(DialectProfile::intersect(&profiles))
+    }
+
+    pub(crate) fn config(&self) -> Result<GeneratorConfig> {
+        let preset = self.preset.map(|p| match p {
+            PresetArg::Differential => Preset::Differential,
+            PresetArg::Crash => Preset::Crash,
+            PresetArg::Readonly => Preset::Readonly,
+        });
+        Ok(match &self.config {
+            Some(path) => {
+                let text =
+                    std::fs::read_to_string(path).with_context(|| format!("cannot read config {}", path.display()))?;
+                GeneratorConfig::from_toml_with(&text, preset).with_context(|| format!("in {}", path.display()))?
+            }
+            None => GeneratorConfig::preset(preset.unwrap_or_default()),
+        })
+    }
+}
+
+/// Generates query `index` of a run: each has its own stream, so any one
+/// regenerates alone.
+pub(crate) fn nth(generator: &Generator<'_>, seed: u64, index: usize) -> Generated {
+    generator.generate(&mut derive_rng(seed, &[stream::QUERY, index as u64]))
+}
+
+#[derive(Serialize)]
+struct JsonQuery<'a> {
+    index: usize,
+    text: &'a str,
+    clauses: usize,
+    features: Vec<&'static str>,
+    skeleton: &'a graphlancer_cypher::Skeleton,
+    order_columns: &'a Option<Vec<usize>>,
+    query: &'a graphlancer_cypher::Query,
+}
+
+/// Prints queries, one a line or one JSON object a line.
+pub(crate) fn print(args: &GenerateArgs, graph: &Graph, jsonl: bool) -> Result<()> {
+    let profile = args.profile()?;
+    let config = args.config()?;
+    let generator = Generator::new(graph, &profile, &config);
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    for i in 0..args.count {
+        let g = nth(&generator, args.seed, i);
+        if jsonl {
+            let line = JsonQuery {
+                index: i,
+                text: &g.text,
+                clauses: g.clause_count,
+                features: g.features.iter().map(|f| f.name()).collect(),
+                skeleton: &g.skeleton,
+                order_columns: &g.order_columns,
+                query: &g.query,
+            };
+            serde_json::to_writer(&mut out, &line)?;
+            writeln!(out)?;
+        } else {
+            writeln!(out, "{}", g.text)?;
+        }
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// What running generated queries on one engine showed.
+#[derive(Debug, Default, Serialize)]
+pub(crate) struct Validity {
+    engine: String,
+    dialect: String,
+    preset: &'static str,
+    queries: usize,
+    accepted: usize,
+    rejected: BTreeMap<&'static str, usize>,
+    crashes: usize,
+    timeouts: usize,
+    non_empty: usize,
+    rejection_rate: f64,
+    non_empty_rate: f64,
+    /// (queries, non-empty) by clause count.
+    by_clauses: BTreeMap<usize, (usize, usize)>,
+    /// Enabled productions no query used.
+    never_used: Vec<&'static str>,
+    /// The first rejected queries with the engine's message.
+    rejections: Vec<(String, String)>,
+    seconds: f64,
+}
+
+/// Generates and runs `args.count` queries on `engine`.
+pub(crate) fn validity(
+    args: &GenerateArgs,
+    graph: &Graph,
+    engine: &mut dyn Engine,
+    timeout: ExecOptions,
+    json: bool,
+) -> Result<Validity> {
+    let profile = args.profile()?;
+    let config = args.config()?;
+    let generator = Generator::new(graph, &profile, &config);
+    engine.load(graph)?;
+    let started = std::time::Instant::now();
+    let mut v = Validity {
+        engine: engine.name().to_owned(),
+        dialect: profile.name.clone(),
+        preset: config.preset.name(),
+        ..Validity::default()
+    };
+    let mut used: BTreeSet<Feature> = BTreeSet::new();
+    let progress_every = (args.count / 20).max(1);
+    for i in 0..args.count {
+        let g = nth(&generator, args.seed, i);
+        used.extend(g.features.iter().copied());
+        let outcome = engine.execute(&g.text, &timeout)?;
+        v.queries += 1;
+        let slot = v.by_clauses.entry(g.clause_count).or_default();
+        slot.0 += 1;
+        match &outcome {
+            Outcome::Rows(r) => {
+                v.accepted += 1;
+                if !r.rows.is_empty() {
+                    v.non_empty += 1;
+                    slot.1 += 1;
+                }
+            }
+            Outcome::Error { class, message } => {
+                *v.rejected.entry(class.name()).or_default() += 1;
+                if v.rejections.len() < 50 {
+                    v.rejections.push((g.text.clone(), message.lines().next().unwrap_or("").to_owned()));
+                }
+            }
+            Outcome::Crash { message } => {
+                v.crashes += 1;
+                v.rejections.push((g.text.clone(), format!("CRASH: {}", message.lines().last().unwrap_or(""))));
+            }
+            Outcome::Timeout { .. } => {
+                v.timeouts += 1;
+                v.rejections.push((g.text.clone(), "TIMEOUT".into()));
+            }
+        }
+        if !json && (i + 1) % progress_every == 0 {
+            eprint!("\r{}/{} queries", i + 1, args.count);
+        }
+    }
+    if !json {
+        eprintln!();
+    }
+    v.seconds = started.elapsed().as_secs_f64();
+    let n = v.queries.max(1) as f64;
+    v.rejection_rate = v.rejected.values().sum::<usize>() as f64 / n;
+    v.non_empty_rate = v.non_empty as f64 / n;
+    v.never_used = profile
+        .features
+        .iter()
+        .filter(|f| config.weight(**f) > 0 && !(config.deterministic && profile.bugs.contains_key(f)))
+        .filter(|f| !used.contains(f))
+        .map(|f| f.name())
+        .collect();
+    Ok(v)
+}
+
+/// Prints a validity report for people.
+pub(crate) fn report(v: &Validity) -> String {
+    let mut s = format!(
+        "{} · dialect {} · preset {} · {} queries in {:.1} s\n",
+        v.engine, v.dialect, v.preset, v.queries, v.seconds
+    );
+    s.push_str(&format!(
+        "accepted {} · rejected {} ({:.2}%) {:?} · crashes {} · timeouts {}\n",
+        v.accepted,
+        v.rejected.values().sum::<usize>(),
+        100.0 * v.rejection_rate,
+        v.rejected,
+        v.crashes,
+        v.timeouts
+    ));
+    s.push_str(&format!("non-empty {} ({:.1}%)\n", v.non_empty, 100.0 * v.non_empty_rate));
+    for (clauses, (n, ne)) in &v.by_clauses {
+        s.push_str(&format!(
+            "  {clauses} clauses: {n} queries, {:.1}% non-empty\n",
+            100.0 * *ne as f64 / (*n).max(1) as f64
+        ));
+    }
+    if !v.never_used.is_empty() {
+        s.push_str(&format!("enabled but never generated: {}\n", v.never_used.join(", ")));
+    }
+    for (q, m) in v.rejections.iter().take(15) {
+        s.push_str(&format!("rejected: {q}\n    {m}\n"));
+    }
+    s
+}

@@ -1,0 +1,455 @@
+//! The Cypher AST graphlancer generates, mutates and renders. It covers the
+//! language the generator produces, not all of Cypher.
+
+use graphlancer_model::Value;
+use serde::{Deserialize, Serialize};
+
+/// A whole query: one or more single queries joined by UNION.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Query {
+    /// The single queries; more than one means UNION.
+    pub parts: Vec<SingleQuery>,
+    /// UNION ALL rather than UNION.
+    pub union_all: bool,
+}
+
+/// A sequence of clauses.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SingleQuery {
+    /// The clauses, in order.
+    pub clauses: Vec<Clause>,
+}
+
+/// One clause.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Clause {
+    /// `[OPTIONAL] MATCH patterns [WHERE e]`.
+    Match {
+        /// OPTIONAL MATCH.
+        optional: bool,
+        /// Comma-separated patterns.
+        patterns: Vec<PathPattern>,
+        /// The WHERE predicate.
+        predicate: Option<Expr>,
+    },
+    /// `UNWIND list AS alias`.
+    Unwind {
+        /// The list.
+        list: Expr,
+        /// The new variable.
+        alias: String,
+    },
+    /// `WITH ...`.
+    With(Projection),
+    /// `RETURN ...`.
+    Return(Projection),
+    /// `CREATE patterns`.
+    Create {
+        /// Directed, fixed-length patterns.
+        patterns: Vec<PathPattern>,
+    },
+    /// `MERGE pattern [ON CREATE SET ...] [ON MATCH SET ...]`.
+    Merge {
+        /// One directed, fixed-length pattern.
+        pattern: PathPattern,
+        /// ON CREATE SET items.
+        on_create: Vec<SetItem>,
+        /// ON MATCH SET items.
+        on_match: Vec<SetItem>,
+    },
+    /// `SET items`.
+    Set {
+        /// The items.
+        items: Vec<SetItem>,
+    },
+    /// `REMOVE items`.
+    Remove {
+        /// The items.
+        items: Vec<RemoveItem>,
+    },
+    /// `[DETACH] DELETE variables`.
+    Delete {
+        /// DETACH DELETE.
+        detach: bool,
+        /// The deleted variables.
+        variables: Vec<String>,
+    },
+    /// `FOREACH (v IN list | updates)`.
+    Foreach {
+        /// The loop variable.
+        variable: String,
+        /// The list.
+        list: Expr,
+        /// Updating clauses.
+        body: Vec<Clause>,
+    },
+    /// `CALL { WITH imports ... RETURN ... }`.
+    Call {
+        /// Variables imported into the subquery.
+        imports: Vec<String>,
+        /// The subquery, ending in RETURN.
+        body: SingleQuery,
+    },
+}
+
+/// The body of WITH and RETURN.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Projection {
+    /// DISTINCT.
+    pub distinct: bool,
+    /// `*`, then the items.
+    pub star: bool,
+    /// Projected expressions with their aliases.
+    pub items: Vec<(Expr, String)>,
+    /// WHERE (WITH only).
+    pub predicate: Option<Expr>,
+    /// ORDER BY keys, `true` for DESC.
+    pub order_by: Vec<(Expr, bool)>,
+    /// SKIP.
+    pub skip: Option<u32>,
+    /// LIMIT.
+    pub limit: Option<u32>,
+}
+
+/// `[name =] (a)-[r]->(b)...`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PathPattern {
+    /// A path variable.
+    pub name: Option<String>,
+    /// The first node.
+    pub start: NodePattern,
+    /// Relationships and the nodes they lead to.
+    pub hops: Vec<(RelPattern, NodePattern)>,
+}
+
+/// `(v:L1:L2 {k: e})`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NodePattern {
+    /// The variable.
+    pub variable: Option<String>,
+    /// Labels, all required.
+    pub labels: Vec<String>,
+    /// Property constraints.
+    pub properties: Vec<(String, Expr)>,
+}
+
+/// Direction of a relationship pattern.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Direction {
+    /// `-[]->`.
+    Out,
+    /// `<-[]-`.
+    In,
+    /// `-[]-`.
+    Both,
+}
+
+/// `-[r:T1|T2*1..2 {k: e}]->`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RelPattern {
+    /// The variable.
+    pub variable: Option<String>,
+    /// Type alternatives.
+    pub types: Vec<String>,
+    /// Direction.
+    pub direction: Direction,
+    /// Variable length `*min..max`.
+    pub length: Option<(u32, u32)>,
+    /// Property constraints.
+    pub properties: Vec<(String, Expr)>,
+}
+
+/// An item of SET.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum SetItem {
+    /// `v.k = e`.
+    Property(String, String, Expr),
+    /// `v += {map}`.
+    MergeMap(String, Vec<(String, Expr)>),
+    /// `v = {map}`.
+    ReplaceMap(String, Vec<(String, Expr)>),
+    /// `v:L`.
+    Label(String, String),
+}
+
+/// An item of REMOVE.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum RemoveItem {
+    /// `v.k`.
+    Property(String, String),
+    /// `v:L`.
+    Label(String, String),
+}
+
+/// Binary operators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum BinOp {
+    /// `+`.
+    Add,
+    /// `-`.
+    Sub,
+    /// `*`.
+    Mul,
+    /// `/`.
+    Div,
+    /// `%`.
+    Mod,
+    /// `^`.
+    Pow,
+    /// `=`.
+    Eq,
+    /// `<>`.
+    Ne,
+    /// `<`.
+    Lt,
+    /// `<=`.
+    Le,
+    /// `>`.
+    Gt,
+    /// `>=`.
+    Ge,
+    /// `AND`.
+    And,
+    /// `OR`.
+    Or,
+    /// `XOR`.
+    Xor,
+    /// `STARTS WITH`.
+    StartsWith,
+    /// `ENDS WITH`.
+    EndsWith,
+    /// `CONTAINS`.
+    Contains,
+    /// `=~`.
+    Regex,
+    /// `IN`.
+    In,
+}
+
+impl BinOp {
+    /// The operator's text.
+    pub fn text(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Mod => "%",
+            BinOp::Pow => "^",
+            BinOp::Eq => "=",
+            BinOp::Ne => "<>",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
+            BinOp::And => "AND",
+            BinOp::Or => "OR",
+            BinOp::Xor => "XOR",
+            BinOp::StartsWith => "STARTS WITH",
+            BinOp::EndsWith => "ENDS WITH",
+            BinOp::Contains => "CONTAINS",
+            BinOp::Regex => "=~",
+            BinOp::In => "IN",
+        }
+    }
+}
+
+/// List quantifiers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Quantifier {
+    /// `all(...)`.
+    All,
+    /// `any(...)`.
+    Any,
+    /// `none(...)`.
+    None,
+    /// `single(...)`.
+    Single,
+}
+
+/// An expression.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Expr {
+    /// A literal value (scalars, lists and maps of them).
+    Literal(Value),
+    /// A variable.
+    Variable(String),
+    /// `e.k`.
+    Property(Box<Expr>, String),
+    /// `a op b`.
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// `NOT e`.
+    Not(Box<Expr>),
+    /// `-e`.
+    Negate(Box<Expr>),
+    /// `e IS [NOT] NULL`.
+    IsNull {
+        /// The operand.
+        expr: Box<Expr>,
+        /// IS NOT NULL.
+        negated: bool,
+    },
+    /// `f(args)`.
+    Function(String, Vec<Expr>),
+    /// `agg([DISTINCT] arg)`; `count(*)` when `arg` is None.
+    Aggregate {
+        /// Function name.
+        name: String,
+        /// DISTINCT.
+        distinct: bool,
+        /// The argument; None for `count(*)`.
+        arg: Option<Box<Expr>>,
+    },
+    /// `CASE [subject] WHEN .. THEN .. ELSE .. END`.
+    Case {
+        /// The simple form's subject.
+        subject: Option<Box<Expr>>,
+        /// WHEN/THEN pairs.
+        branches: Vec<(Expr, Expr)>,
+        /// ELSE.
+        otherwise: Option<Box<Expr>>,
+    },
+    /// `[a, b]`.
+    List(Vec<Expr>),
+    /// `l[i]`.
+    Index(Box<Expr>, Box<Expr>),
+    /// `l[a..b]`.
+    Slice(Box<Expr>, Option<Box<Expr>>, Option<Box<Expr>>),
+    /// `[x IN l WHERE p | e]`.
+    ListComprehension {
+        /// The element variable.
+        variable: String,
+        /// The list.
+        list: Box<Expr>,
+        /// The filter.
+        filter: Option<Box<Expr>>,
+        /// The mapping.
+        map: Option<Box<Expr>>,
+    },
+    /// `[(a)-->(b) WHERE p | e]`.
+    PatternComprehension {
+        /// The pattern.
+        pattern: Box<PathPattern>,
+        /// The filter.
+        filter: Option<Box<Expr>>,
+        /// The projection.
+        map: Box<Expr>,
+    },
+    /// `all(x IN l WHERE p)` and friends.
+    Quantified {
+        /// Which quantifier.
+        quantifier: Quantifier,
+        /// The element variable.
+        variable: String,
+        /// The list.
+        list: Box<Expr>,
+        /// The predicate.
+        predicate: Box<Expr>,
+    },
+    /// `reduce(acc = init, x IN l | e)`.
+    Reduce {
+        /// The accumulator.
+        accumulator: String,
+        /// Its initial value.
+        init: Box<Expr>,
+        /// The element variable.
+        variable: String,
+        /// The list.
+        list: Box<Expr>,
+        /// The step.
+        step: Box<Expr>,
+    },
+    /// `{k: e}`.
+    Map(Vec<(String, Expr)>),
+    /// `v{.k1, .k2}`.
+    MapProjection(String, Vec<String>),
+    /// `EXISTS { MATCH pattern [WHERE p] }`.
+    ExistsSubquery(Box<PathPattern>, Option<Box<Expr>>),
+    /// A pattern used as a predicate: `exists((a)-->())`.
+    PatternPredicate(Box<PathPattern>),
+}
+
+impl Expr {
+    /// A literal.
+    pub fn lit(v: Value) -> Expr {
+        Expr::Literal(v)
+    }
+
+    /// A variable reference.
+    pub fn var(name: &str) -> Expr {
+        Expr::Variable(name.to_owned())
+    }
+
+    /// `a op b`.
+    pub fn binary(op: BinOp, a: Expr, b: Expr) -> Expr {
+        Expr::Binary(op, Box::new(a), Box::new(b))
+    }
+
+    /// Whether the expression contains an aggregate outside nested scopes.
+    pub fn has_aggregate(&self) -> bool {
+        let mut found = false;
+        self.walk(&mut |e| found |= matches!(e, Expr::Aggregate { .. }));
+        found
+    }
+
+    /// Calls `f` on this expression and every sub-expression.
+    pub fn walk(&self, f: &mut dyn FnMut(&Expr)) {
+        f(self);
+        match self {
+            Expr::Literal(_) | Expr::Variable(_) | Expr::MapProjection(..) | Expr::PatternPredicate(_) => {}
+            Expr::Property(e, _) | Expr::Not(e) | Expr::Negate(e) | Expr::IsNull { expr: e, .. } => e.walk(f),
+            Expr::Binary(_, a, b) | Expr::Index(a, b) => {
+                a.walk(f);
+                b.walk(f);
+            }
+            Expr::Function(_, args) | Expr::List(args) => args.iter().for_each(|a| a.walk(f)),
+            Expr::Aggregate { arg, .. } => {
+                if let Some(a) = arg {
+                    a.walk(f);
+                }
+            }
+            Expr::Case { subject, branches, otherwise } => {
+                for e in subject.iter().chain(otherwise.iter()) {
+                    e.walk(f);
+                }
+                for (w, t) in branches {
+                    w.walk(f);
+                    t.walk(f);
+                }
+            }
+            Expr::Slice(l, a, b) => {
+                l.walk(f);
+                for e in a.iter().chain(b.iter()) {
+                    e.walk(f);
+                }
+            }
+            Expr::ListComprehension { list, filter, map, .. } => {
+                list.walk(f);
+                for e in filter.iter().chain(map.iter()) {
+                    e.walk(f);
+                }
+            }
+            Expr::PatternComprehension { filter, map, .. } => {
+                if let Some(p) = filter {
+                    p.walk(f);
+                }
+                map.walk(f);
+            }
+            Expr::Quantified { list, predicate, .. } => {
+                list.walk(f);
+                predicate.walk(f);
+            }
+            Expr::Reduce { init, list, step, .. } => {
+                init.walk(f);
+                list.walk(f);
+                step.walk(f);
+            }
+            Expr::Map(entries) => entries.iter().for_each(|(_, e)| e.walk(f)),
+            Expr::ExistsSubquery(_, p) => {
+                if let Some(p) = p {
+                    p.walk(f);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,482 @@
+//! Completion of each clause kind against the typed context. A clause that
+//! cannot be completed here (nothing to SET, say) falls back to one that can,
+//! instead of failing or retrying the whole query.
+
+use graphlancer_model::Value;
+
+use super::{Builder, ClauseKind};
+use crate::ast::{BinOp, Clause, Expr, Projection, RemoveItem, SetItem, SingleQuery};
+use crate::feature::Feature;
+use crate::types::{BIG, Ty, Var};
+
+/// Result columns: aliases with their types.
+pub(super) type Columns = Vec<(String, Ty)>;
+
+/// Aggregates and the feature of each.
+const AGGREGATES: [(&str, Feature); 6] = [
+    ("count", Feature::Count),
+    ("sum", Feature::Sum),
+    ("avg", Feature::Avg),
+    ("min", Feature::Min),
+    ("max", Feature::Max),
+    ("collect", Feature::Collect),
+];
+
+impl Builder<'_, '_> {
+    /// Completes one single query; `columns` forces the RETURN's columns (the
+    /// second part of a UNION). Returns the clauses, the RETURN's columns and
+    /// the columns its ORDER BY fixes.
+    pub(super) fn single_query(
+        &mut self,
+        kinds: &[ClauseKind],
+        columns: Option<&[(String, Ty)]>,
+    ) -> (Vec<Clause>, Columns, Option<Vec<usize>>) {
+        let mut clauses = Vec::new();
+        let mut out_columns = Vec::new();
+        let mut order = None;
+        for kind in kinds {
+            match kind {
+                ClauseKind::Return => {
+                    let (p, cols, o) = match columns {
+                        Some(forced) => self.forced_return(forced),
+                        None => self.projection(true),
+                    };
+                    out_columns = cols;
+                    order = o;
+                    clauses.push(Clause::Return(p));
+                }
+                other => {
+                    let c = self.clause(*other);
+                    clauses.extend(c);
+                }
+            }
+        }
+        (clauses, out_columns, order)
+    }
+
+    fn clause(&mut self, kind: ClauseKind) -> Vec<Clause> {
+        match kind {
+            ClauseKind::Match => vec![self.match_clause(false)],
+            ClauseKind::OptionalMatch => vec![self.match_clause(true)],
+            ClauseKind::Unwind => vec![self.unwind()],
+            ClauseKind::With => {
+                let (p, _, _) = self.projection(false);
+                vec![Clause::With(p)]
+            }
+            ClauseKind::Call => self.call().map_or_else(|| vec![self.match_clause(false)], |c| vec![c]),
+            ClauseKind::Create => vec![self.create()],
+            ClauseKind::Merge => vec![self.merge()],
+            ClauseKind::Set => self.set().map_or_else(|| vec![self.create()], |c| vec![c]),
+            ClauseKind::Remove => self.remove().map_or_else(|| vec![self.create()], |c| vec![c]),
+            ClauseKind::Delete => self.delete().map_or_else(|| vec![self.create()], |c| vec![c]),
+            ClauseKind::Foreach => self.foreach().map_or_else(|| vec![self.create()], |c| vec![c]),
+            ClauseKind::Return => unreachable!("RETURN is completed by single_query"),
+        }
+    }
+
+    fn match_clause(&mut self, optional: bool) -> Clause {
+        self.features.insert(if optional { Feature::OptionalMatch } else { Feature::Match });
+        let mut rels = Vec::new();
+        let mut patterns = vec![self.match_pattern(optional, &mut rels, true)];
+        if self.chance(Feature::MultiplePatterns, 0.15) {
+            patterns.push(self.match_pattern(optional, &mut rels, false));
+        }
+        let mut conjuncts = Vec::new();
+        if self.needs_named_rels() {
+            // Relationship uniqueness, spelled out for engines that differ on it.
+            for i in 0..rels.len() {
+                for j in i + 1..rels.len() {
+                    conjuncts.push(Expr::binary(BinOp::Ne, Expr::var(&rels[i]), Expr::var(&rels[j])));
+                }
+            }
+        }
+        if self.collapses_relationships() {
+            // FalkorDB folds parallel relationships whose variable is not used
+            // again; a reference keeps each one a row of its own.
+            for r in &rels {
+                conjuncts.push(Expr::IsNull { expr: Box::new(Expr::var(r)), negated: true });
+            }
+        }
+        if self.chance(Feature::MatchWhere, 0.45) {
+            conjuncts.push(self.predicate());
+        }
+        let predicate = conjuncts.into_iter().reduce(|a, b| Expr::binary(BinOp::And, a, b));
+        Clause::Match { optional, patterns, predicate }
+    }
+
+    fn unwind(&mut self) -> Clause {
+        self.features.insert(Feature::Unwind);
+        let ty = self.scalar_type();
+        let list = if self.coin(0.6) {
+            self.features.insert(Feature::ListLiteral);
+            let n = self.rng_int(1, 4);
+            Expr::List((0..n).map(|_| self.literal(&ty)).collect())
+        } else {
+            self.list(&ty, 1)
+        };
+        let alias = self.names.fresh("a");
+        let mut v = Var::new(alias.clone(), ty);
+        v.nullable = true;
+        v.bound = BIG;
+        self.scope.bind(v);
+        Clause::Unwind { list, alias }
+    }
+
+    /// WITH or RETURN: items, perhaps aggregates, DISTINCT, ORDER BY, SKIP,
+    /// LIMIT; the scope becomes the projected items.
+    fn projection(&mut self, is_return: bool) -> (Projection, Columns, Option<Vec<usize>>) {
+        if !is_return {
+            self.features.insert(Feature::With);
+        }
+        let det = self.deterministic();
+        let mut items: Vec<(Expr, String)> = Vec::new();
+        let mut vars: Vec<Var> = Vec::new();
+        let star = is_return && self.scope.vars().len() == 1 && self.chance(Feature::ReturnStar, 0.05);
+        if star {
+            vars.extend(self.scope.vars().iter().cloned());
+        }
+        let in_scope: Vec<Var> = self.scope.vars().to_vec();
+        let aggregate = !star && self.coin(0.35);
+        // Grouping keys or passed-through variables.
+        for v in &in_scope {
+            if star {
+                break;
+            }
+            let keep = if aggregate { self.coin(0.3) } else { self.coin(if is_return { 0.4 } else { 0.6 }) };
+            if !keep {
+                continue;
+            }
+            if aggregate && v.ty == Ty::Float && !self.agreed("float_grouping_keys") {
+                continue;
+            }
+            items.push((Expr::var(&v.name), v.name.clone()));
+            vars.push(v.clone());
+        }
+        let computed = if star { 0 } else { self.rng_int(0, 2) };
+        for _ in 0..computed {
+            let ty = self.scalar_type();
+            if aggregate && ty == Ty::Float && !self.agreed("float_grouping_keys") {
+                continue;
+            }
+            let e = self.expr(&ty, 1);
+            let alias = self.names.fresh("a");
+            let mut v = Var::new(alias.clone(), ty);
+            v.nullable = true;
+            if let Expr::Literal(Value::Int(i)) = &e {
+                v.bound = i.unsigned_abs();
+            }
+            items.push((e, alias));
+            vars.push(v);
+        }
+        if aggregate && !star {
+            let n = self.rng_int(1, 2);
+            for _ in 0..n {
+                let (e, v) = self.aggregate_item();
+                items.push((e, v.name.clone()));
+                vars.push(v);
+            }
+        }
+        if items.is_empty() && !star {
+            let (e, v) = if self.on(Feature::CountStar) { self.aggregate_item() } else { self.literal_item() };
+            items.push((e, v.name.clone()));
+            vars.push(v);
+        }
+        let distinct_feature = if is_return { Feature::ReturnDistinct } else { Feature::WithDistinct };
+        let distinct = !star && self.chance(distinct_feature, 0.15);
+        let orderable: Vec<usize> =
+            vars.iter().enumerate().filter(|(_, v)| v.ty.is_orderable()).map(|(i, _)| i).collect();
+        let all_orderable = !star && orderable.len() == vars.len();
+        let mut order_by = Vec::new();
+        let mut order_columns = None;
+        if !star && !orderable.is_empty() && self.chance(Feature::OrderBy, 0.3) {
+            // Ordering on every column gives a total order, which SKIP and LIMIT need.
+            let keys: Vec<usize> = if all_orderable && self.coin(0.6) {
+                (0..vars.len()).collect()
+            } else {
+                orderable.iter().copied().filter(|_| self.coin(0.6)).collect()
+            };
+            let keys = if keys.is_empty() { vec![orderable[0]] } else { keys };
+            for &k in &keys {
+                let desc = self.chance(Feature::OrderByDesc, 0.3);
+                order_by.push((Expr::var(&vars[k].name), desc));
+            }
+            order_columns = Some(keys);
+        }
+        let total_order = order_by.len() == vars.len() && all_orderable;
+        let may_cut = !det || total_order;
+        let skip =
+            (may_cut && self.chance(Feature::Skip, 0.15)).then(|| u32::try_from(self.rng_int(0, 3)).unwrap_or(0));
+        let limit =
+            (may_cut && self.chance(Feature::Limit, 0.2)).then(|| u32::try_from(self.rng_int(1, 10)).unwrap_or(1));
+        let columns: Vec<(String, Ty)> = vars.iter().map(|v| (v.name.clone(), v.ty.clone())).collect();
+        if star {
+            self.features.insert(Feature::ReturnStar);
+        }
+        self.scope.replace(vars);
+        let predicate = if !is_return
+            && order_by.is_empty()
+            && skip.is_none()
+            && limit.is_none()
+            && self.chance(Feature::WithWhere, 0.15)
+        {
+            Some(self.predicate())
+        } else {
+            None
+        };
+        let p = Projection { distinct, star, items, predicate, order_by, skip, limit };
+        (p, columns, if is_return { order_columns } else { None })
+    }
+
+    fn literal_item(&mut self) -> (Expr, Var) {
+        let alias = self.names.fresh("a");
+        (Expr::Literal(Value::Int(1)), Var { bound: 1, ..Var::new(alias, Ty::Int) })
+    }
+
+    /// `agg(expr) AS alias` with the aggregate's result type.
+    fn aggregate_item(&mut self) -> (Expr, Var) {
+        let det = self.deterministic();
+        let sum_ok = !det || self.g.profile.semantics("sum_of_integers") == Some("integer");
+        let options: Vec<(usize, Feature, u32)> = vec![
+            (0, Feature::CountStar, 3),
+            (1, Feature::Count, 3),
+            (2, Feature::Sum, u32::from(sum_ok)),
+            (3, Feature::Avg, 1),
+            (4, Feature::Min, 2),
+            (5, Feature::Max, 2),
+            (6, Feature::Collect, 1),
+        ];
+        let alias = self.names.fresh("a");
+        let choice = self.pick(&options).map_or(0, |c| c.0);
+        let distinct = choice != 0 && self.chance(Feature::AggregateDistinct, 0.15);
+        let (name, arg, ty, bound) = match choice {
+            0 => ("count", None, Ty::Int, 1 << 40),
+            1 => {
+                let ty = self.scalar_type();
+                ("count", Some(self.expr(&ty, 1)), Ty::Int, 1 << 40)
+            }
+            2 => {
+                let (e, b) = self.int(1);
+                // Keep the sum of many rows inside 64 bits.
+                let e = if b > 1 << 40 { Expr::Literal(Value::Int(1)) } else { e };
+                ("sum", Some(e), Ty::Int, 1 << 62)
+            }
+            3 => {
+                let (e, b) = self.int(1);
+                let e = if b > 1 << 40 { Expr::Literal(Value::Int(1)) } else { e };
+                ("avg", Some(e), Ty::Float, BIG)
+            }
+            4 | 5 => {
+                let ty = self.scalar_type();
+                let e = self.expr(&ty, 1);
+                (if choice == 4 { "min" } else { "max" }, Some(e), ty, BIG)
+            }
+            _ => {
+                let ty = if self.coin(0.5) { Ty::Int } else { Ty::String };
+                let e = self.expr(&ty, 1);
+                let collected = Expr::Aggregate { name: "collect".into(), distinct, arg: Some(Box::new(e)) };
+                if det {
+                    // The order of collect() is the engine's: only its size is compared.
+                    self.features.insert(Feature::FnSize);
+                    let v = Var { bound: 1 << 40, nullable: false, ..Var::new(alias, Ty::Int) };
+                    return (Expr::Function("size".into(), vec![collected]), v);
+                }
+                let v = Var { nullable: false, ..Var::new(alias, ty.list()) };
+                return (collected, v);
+            }
+        };
+        let (name, f) = AGGREGATES.iter().find(|(n, _)| *n == name).copied().unwrap_or(("count", Feature::Count));
+        self.features.insert(f);
+        let v = Var { bound, nullable: name != "count", ..Var::new(alias, ty) };
+        (Expr::Aggregate { name: name.into(), distinct: distinct && arg.is_some(), arg: arg.map(Box::new) }, v)
+    }
+
+    /// The RETURN of a later UNION part: the first part's columns and types.
+    fn forced_return(&mut self, columns: &[(String, Ty)]) -> (Projection, Columns, Option<Vec<usize>>) {
+        let mut items = Vec::new();
+        for (name, ty) in columns {
+            let existing = self.scope.of_type(ty).next().map(|v| v.name.clone());
+            let e = match existing {
+                Some(v) if self.coin(0.6) => Expr::var(&v),
+                _ => self.expr(ty, 1),
+            };
+            items.push((e, name.clone()));
+        }
+        let p = Projection {
+            distinct: false,
+            star: false,
+            items,
+            predicate: None,
+            order_by: Vec::new(),
+            skip: None,
+            limit: None,
+        };
+        (p, columns.to_vec(), None)
+    }
+
+    fn call(&mut self) -> Option<Clause> {
+        if !self.on(Feature::CallSubquery) {
+            return None;
+        }
+        self.features.insert(Feature::CallSubquery);
+        let imports: Vec<String> = self.bound_node().map(|v| vec![v.name]).unwrap_or_default();
+        let outer = self.scope.clone();
+        let mut inner = crate::context::Scope::default();
+        for name in &imports {
+            if let Some(v) = outer.get(name) {
+                inner.bind(v.clone());
+            }
+        }
+        self.scope = inner;
+        let m = self.match_clause(false);
+        let alias = self.names.fresh("a");
+        self.features.insert(Feature::CountStar);
+        let ret = Projection {
+            distinct: false,
+            star: false,
+            items: vec![(Expr::Aggregate { name: "count".into(), distinct: false, arg: None }, alias.clone())],
+            predicate: None,
+            order_by: Vec::new(),
+            skip: None,
+            limit: None,
+        };
+        self.scope = outer;
+        self.scope.bind(Var { bound: 1 << 40, ..Var::new(alias, Ty::Int) });
+        Some(Clause::Call { imports, body: SingleQuery { clauses: vec![m, Clause::Return(ret)] } })
+    }
+
+    fn create(&mut self) -> Clause {
+        self.features.insert(Feature::Create);
+        let (pattern, vars) = self.create_path();
+        for v in vars {
+            self.scope.bind(v);
+        }
+        Clause::Create { patterns: vec![pattern] }
+    }
+
+    fn merge(&mut self) -> Clause {
+        self.features.insert(Feature::Merge);
+        let (pattern, vars) = self.create_path();
+        let target = vars.last().cloned();
+        let mut on_create = Vec::new();
+        let mut on_match = Vec::new();
+        if let Some(t) = &target {
+            if self.chance(Feature::MergeOnCreate, 0.3)
+                && let Some(item) = self.set_property_item(t)
+            {
+                on_create.push(item);
+            }
+            if self.chance(Feature::MergeOnMatch, 0.3)
+                && let Some(item) = self.set_property_item(t)
+            {
+                on_match.push(item);
+            }
+        }
+        for v in vars {
+            self.scope.bind(v);
+        }
+        Clause::Merge { pattern, on_create, on_match }
+    }
+
+    /// A node or relationship variable certainly bound to an entity.
+    fn bound_entity(&mut self) -> Option<Var> {
+        let vars: Vec<Var> =
+            self.scope.vars().iter().filter(|v| matches!(v.ty, Ty::Node | Ty::Rel) && !v.nullable).cloned().collect();
+        (!vars.is_empty()).then(|| vars[self.below(vars.len())].clone())
+    }
+
+    fn set_property_item(&mut self, target: &Var) -> Option<SetItem> {
+        let keys = self.keys_of(target);
+        if keys.is_empty() {
+            return None;
+        }
+        let key = keys[self.below(keys.len())].clone();
+        let ty = self.key_type(&key);
+        // Literals only: engines disagree on reading a property the same SET writes.
+        let value = self.literal(&ty);
+        Some(SetItem::Property(target.name.clone(), key, value))
+    }
+
+    fn set(&mut self) -> Option<Clause> {
+        let target = self.bound_entity()?;
+        let options = [
+            (0, Feature::SetProperty, 4),
+            (1, Feature::SetMergeMap, 1),
+            (2, Feature::SetReplaceMap, 1),
+            (3, Feature::SetLabel, u32::from(target.ty == Ty::Node)),
+        ];
+        let (choice, _) = self.pick(&options)?;
+        let item = match choice {
+            0 => self.set_property_item(&target)?,
+            1 | 2 => {
+                let keys = self.keys_of(&target);
+                let chosen: Vec<String> = keys.into_iter().filter(|_| self.coin(0.5)).take(2).collect();
+                let mut entries = Vec::new();
+                for k in chosen {
+                    let ty = self.key_type(&k);
+                    entries.push((k, self.literal(&ty)));
+                }
+                if choice == 1 {
+                    SetItem::MergeMap(target.name.clone(), entries)
+                } else {
+                    SetItem::ReplaceMap(target.name.clone(), entries)
+                }
+            }
+            _ => {
+                let labels = &self.schema().labels;
+                let l = labels[self.below(labels.len())].name.clone();
+                SetItem::Label(target.name.clone(), l)
+            }
+        };
+        Some(Clause::Set { items: vec![item] })
+    }
+
+    fn remove(&mut self) -> Option<Clause> {
+        let target = self.bound_entity()?;
+        let keys = self.keys_of(&target);
+        let label = target.ty == Ty::Node && self.chance(Feature::RemoveLabel, 0.3);
+        let item = if label {
+            let labels =
+                if target.tags.is_empty() { vec![self.schema().labels[0].name.clone()] } else { target.tags.clone() };
+            RemoveItem::Label(target.name.clone(), labels[self.below(labels.len())].clone())
+        } else {
+            if keys.is_empty() || !self.on(Feature::RemoveProperty) {
+                return None;
+            }
+            self.features.insert(Feature::RemoveProperty);
+            RemoveItem::Property(target.name.clone(), keys[self.below(keys.len())].clone())
+        };
+        Some(Clause::Remove { items: vec![item] })
+    }
+
+    fn delete(&mut self) -> Option<Clause> {
+        let target = self.bound_entity()?;
+        let detach = target.ty == Ty::Node;
+        let f = if detach { Feature::DetachDelete } else { Feature::Delete };
+        if !self.on(f) {
+            return None;
+        }
+        self.features.insert(f);
+        // Anything that may have pointed at what is deleted is out of scope now.
+        self.scope.block_entities();
+        Some(Clause::Delete { detach, variables: vec![target.name] })
+    }
+
+    fn foreach(&mut self) -> Option<Clause> {
+        if !self.on(Feature::Foreach) {
+            return None;
+        }
+        let target = self.bound_node()?;
+        let keys = self.keys_of(&target);
+        if keys.is_empty() {
+            return None;
+        }
+        self.features.insert(Feature::Foreach);
+        let key = keys[self.below(keys.len())].clone();
+        let ty = self.key_type(&key);
+        let x = self.names.fresh("x");
+        let n = self.rng_int(1, 3);
+        let list = Expr::List((0..n).map(|_| self.literal(&ty)).collect());
+        let body = vec![Clause::Set { items: vec![SetItem::Property(target.name.clone(), key, Expr::var(&x))] }];
+        Some(Clause::Foreach { variable: x, list, body })
+    }
+}

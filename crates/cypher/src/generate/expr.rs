@@ -1,0 +1,561 @@
+//! Expressions generated top-down for a wanted type. Every type has a leaf
+//! (literal, property of a variable in scope, variable), so generation
+//! cannot fail; compound forms are drawn by weight while depth remains.
+//! Under a deterministic preset, integers carry a bound on their magnitude
+//! so arithmetic never overflows, divisors are non-zero literals, computed
+//! floats are never compared for equality, and lists whose order the engine
+//! chooses are only counted or searched.
+
+use graphlancer_model::Value;
+
+use super::Builder;
+use crate::ast::{BinOp, Expr, Quantifier};
+use crate::feature::Feature;
+use crate::types::{BIG, Ty, Var};
+
+/// Integers beyond this bound are not produced by arithmetic.
+const SAFE: u64 = 1 << 62;
+
+/// The scalar types expressions are drawn for.
+const SCALARS: [Ty; 4] = [Ty::Int, Ty::Float, Ty::String, Ty::Bool];
+
+impl Builder<'_, '_> {
+    /// Any scalar type.
+    pub(super) fn scalar_type(&mut self) -> Ty {
+        SCALARS[self.below(SCALARS.len())].clone()
+    }
+
+    /// An expression of type `ty`.
+    pub(super) fn expr(&mut self, ty: &Ty, depth: u32) -> Expr {
+        match ty {
+            Ty::Int => self.int(depth).0,
+            Ty::Float => self.float(depth).0,
+            Ty::String => self.string(depth),
+            Ty::Bool => self.boolean(depth),
+            Ty::List(inner) => self.list(inner, depth),
+            Ty::Map => self.map(depth),
+            Ty::Node | Ty::Rel | Ty::Path => {
+                let vars: Vec<Var> = self.scope.of_type(ty).cloned().collect();
+                if vars.is_empty() {
+                    Expr::Literal(Value::Null)
+                } else {
+                    Expr::Variable(vars[self.below(vars.len())].name.clone())
+                }
+            }
+        }
+    }
+
+    /// Properties `v.k` of type `ty` available in scope.
+    fn properties_of(&self, ty: &Ty) -> Vec<Expr> {
+        let mut out = Vec::new();
+        for v in self.scope.vars() {
+            if matches!(v.ty, Ty::Node | Ty::Rel) {
+                for k in self.keys_of(v) {
+                    if &self.key_type(&k) == ty {
+                        out.push(Expr::Property(Box::new(Expr::Variable(v.name.clone())), k));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// A property of a node or relationship in scope, with its owners (labels
+    /// or types) and key.
+    fn some_property(&mut self) -> Option<(Expr, Vec<String>, String)> {
+        let entities: Vec<Var> =
+            self.scope.vars().iter().filter(|v| matches!(v.ty, Ty::Node | Ty::Rel)).cloned().collect();
+        if entities.is_empty() {
+            return None;
+        }
+        let v = entities[self.below(entities.len())].clone();
+        let keys = self.keys_of(&v);
+        if keys.is_empty() {
+            return None;
+        }
+        let key = keys[self.below(keys.len())].clone();
+        Some((Expr::Property(Box::new(Expr::Variable(v.name.clone())), key.clone()), v.tags.clone(), key))
+    }
+
+    /// A leaf: a variable, a property or a literal. The flag says whether it
+    /// is stored data (not computed), which float equality needs.
+    fn leaf(&mut self, ty: &Ty) -> (Expr, u64) {
+        let vars: Vec<Var> = self.scope.of_type(ty).cloned().collect();
+        let props = self.properties_of(ty);
+        let roll = self.below(10);
+        if roll < 5 && !props.is_empty() {
+            return (props[self.below(props.len())].clone(), BIG);
+        }
+        if roll < 7 && !vars.is_empty() {
+            let v = &vars[self.below(vars.len())];
+            return (Expr::Variable(v.name.clone()), v.bound);
+        }
+        let lit = self.literal(ty);
+        let bound = match &lit {
+            Expr::Literal(Value::Int(i)) => i.unsigned_abs(),
+            _ => BIG,
+        };
+        (lit, bound)
+    }
+
+    /// An integer expression and a bound on its magnitude.
+    pub(super) fn int(&mut self, depth: u32) -> (Expr, u64) {
+        if depth >= self.g.config.max_depth || self.coin(0.4) {
+            return self.leaf(&Ty::Int);
+        }
+        let det = self.deterministic();
+        let division_agrees = !det || self.g.profile.semantics("integer_division").is_some();
+        let options = [
+            (0, Feature::Add, 3),
+            (1, Feature::Subtract, 2),
+            (2, Feature::Multiply, 2),
+            (3, Feature::Divide, if division_agrees { 1 } else { 0 }),
+            (4, Feature::Modulo, if division_agrees { 1 } else { 0 }),
+            (5, Feature::Negate, 1),
+            (6, Feature::FnSize, 2),
+            (7, Feature::FnAbs, 1),
+            (8, Feature::CaseGeneric, 1),
+            (9, Feature::FnLength, u32::from(self.scope.of_type(&Ty::Path).next().is_some())),
+            (10, Feature::ListIndex, 1),
+            (11, Feature::FnHead, 1),
+            (12, Feature::Reduce, 1),
+            (13, Feature::FnSign, 1),
+        ];
+        let Some((choice, _)) = self.pick(&options) else { return self.leaf(&Ty::Int) };
+        let d = depth + 1;
+        match choice {
+            0..=2 => {
+                let (a, ba) = self.int(d);
+                let (b, bb) = self.int(d);
+                let (op, bound) = match choice {
+                    0 => (BinOp::Add, ba.saturating_add(bb)),
+                    1 => (BinOp::Sub, ba.saturating_add(bb)),
+                    _ => (BinOp::Mul, ba.saturating_mul(bb)),
+                };
+                if det && bound > SAFE {
+                    return (a, ba);
+                }
+                (Expr::binary(op, a, b), bound)
+            }
+            3 | 4 => {
+                let (a, ba) = self.int(d);
+                let divisor = self.rng_int(1, 7) * if self.coin(0.2) { -1 } else { 1 };
+                let op = if choice == 3 { BinOp::Div } else { BinOp::Mod };
+                (Expr::binary(op, a, Expr::Literal(Value::Int(divisor))), ba)
+            }
+            5 => {
+                let (a, ba) = self.int(d);
+                (Expr::Negate(Box::new(a)), ba)
+            }
+            6 => {
+                let by_string = self.agreed("string_length") && self.coin(0.5);
+                let arg = if by_string { self.string(d) } else { self.counted_list(d) };
+                (Expr::Function("size".into(), vec![arg]), 1 << 20)
+            }
+            7 => {
+                let (a, ba) = self.int(d);
+                (Expr::Function("abs".into(), vec![a]), ba)
+            }
+            8 => {
+                let (then, bt) = self.int(d);
+                let (otherwise, bo) = self.int(d);
+                let cond = self.boolean(d);
+                (
+                    Expr::Case { subject: None, branches: vec![(cond, then)], otherwise: Some(Box::new(otherwise)) },
+                    bt.max(bo),
+                )
+            }
+            9 => {
+                let paths: Vec<Var> = self.scope.of_type(&Ty::Path).cloned().collect();
+                let p = paths[self.below(paths.len())].name.clone();
+                (Expr::Function("length".into(), vec![Expr::Variable(p)]), 1 << 20)
+            }
+            10 | 11 => {
+                let items: Vec<Expr> = (0..self.rng_int(1, 3)).map(|_| self.leaf(&Ty::Int).0).collect();
+                let list = Expr::List(items);
+                self.features.insert(Feature::ListLiteral);
+                if choice == 10 {
+                    let i = self.rng_int(-1, 3);
+                    (Expr::Index(Box::new(list), Box::new(Expr::Literal(Value::Int(i)))), BIG)
+                } else {
+                    (Expr::Function("head".into(), vec![list]), BIG)
+                }
+            }
+            12 => {
+                let acc = self.names.fresh("acc");
+                let x = self.names.fresh("x");
+                let items: Vec<Expr> =
+                    (0..self.rng_int(1, 3)).map(|_| Expr::Literal(Value::Int(self.rng_int(-5, 9)))).collect();
+                let step = Expr::binary(BinOp::Add, Expr::var(&acc), Expr::var(&x));
+                (
+                    Expr::Reduce {
+                        accumulator: acc,
+                        init: Box::new(Expr::Literal(Value::Int(0))),
+                        variable: x,
+                        list: Box::new(Expr::List(items)),
+                        step: Box::new(step),
+                    },
+                    100,
+                )
+            }
+            _ => {
+                let (a, _) = self.int(d);
+                (Expr::Function("sign".into(), vec![a]), 1)
+            }
+        }
+    }
+
+    /// A float expression, and whether it is stored data rather than computed.
+    pub(super) fn float(&mut self, depth: u32) -> (Expr, bool) {
+        if depth >= self.g.config.max_depth || self.coin(0.45) {
+            return (self.leaf(&Ty::Float).0, true);
+        }
+        let options = [
+            (0, Feature::Add, 2),
+            (1, Feature::Subtract, 1),
+            (2, Feature::Multiply, 1),
+            (3, Feature::Divide, 1),
+            (4, Feature::FnToFloat, 2),
+            (5, Feature::FnAbs, 1),
+            (6, Feature::FnFloor, 1),
+            (7, Feature::FnCeil, 1),
+            (8, Feature::Negate, 1),
+            (9, Feature::FnSqrt, 1),
+        ];
+        let Some((choice, _)) = self.pick(&options) else { return (self.leaf(&Ty::Float).0, true) };
+        let d = depth + 1;
+        let e = match choice {
+            0..=2 => {
+                let (a, _) = self.float(d);
+                let b = if self.coin(0.3) { Expr::Literal(Value::Float(0.5)) } else { self.float(d).0 };
+                let op = [BinOp::Add, BinOp::Sub, BinOp::Mul][choice];
+                Expr::binary(op, a, b)
+            }
+            3 => {
+                let (a, _) = self.float(d);
+                let divisor = [0.5, 2.0, -4.0, 8.0][self.below(4)];
+                Expr::binary(BinOp::Div, a, Expr::Literal(Value::Float(divisor)))
+            }
+            4 => {
+                let (a, _) = self.int(d);
+                Expr::Function("toFloat".into(), vec![a])
+            }
+            5 => Expr::Function("abs".into(), vec![self.float(d).0]),
+            6 => Expr::Function("floor".into(), vec![self.float(d).0]),
+            7 => Expr::Function("ceil".into(), vec![self.float(d).0]),
+            8 => Expr::Negate(Box::new(self.float(d).0)),
+            _ => Expr::Function("sqrt".into(), vec![Expr::Function("abs".into(), vec![self.float(d).0])]),
+        };
+        (e, false)
+    }
+
+    /// A string expression.
+    pub(super) fn string(&mut self, depth: u32) -> Expr {
+        if depth >= self.g.config.max_depth || self.coin(0.45) {
+            return self.leaf(&Ty::String).0;
+        }
+        let options = [
+            (0, Feature::FnToUpper, 1),
+            (1, Feature::FnToLower, 1),
+            (2, Feature::FnTrim, 1),
+            (3, Feature::FnReplace, 1),
+            (4, Feature::FnSubstring, 1),
+            (5, Feature::FnLeft, 1),
+            (6, Feature::FnRight, 1),
+            (7, Feature::FnReverse, 1),
+            (8, Feature::FnToString, 2),
+            (9, Feature::StringConcat, 2),
+            (10, Feature::CaseSimple, 1),
+            (11, Feature::FnLTrim, 1),
+            (12, Feature::FnRTrim, 1),
+        ];
+        let lengths = u32::from(self.agreed("string_length"));
+        let options = options.map(|(c, f, w)| match c {
+            4..=7 => (c, f, w * lengths),
+            10 => (c, f, w * u32::from(self.agreed("case_null_when_null"))),
+            _ => (c, f, w),
+        });
+        let Some((choice, _)) = self.pick(&options) else { return self.leaf(&Ty::String).0 };
+        let d = depth + 1;
+        let small = |b: &mut Self, lo: i64, hi: i64| Expr::Literal(Value::Int(b.rng_int(lo, hi)));
+        match choice {
+            0 => Expr::Function("toUpper".into(), vec![self.string(d)]),
+            1 => Expr::Function("toLower".into(), vec![self.string(d)]),
+            2 => Expr::Function("trim".into(), vec![self.string(d)]),
+            3 => {
+                let s = self.string(d);
+                let from = Expr::Literal(Value::String(["a", "b", "'"][self.below(3)].into()));
+                let to = Expr::Literal(Value::String(["", "z", "ab"][self.below(3)].into()));
+                Expr::Function("replace".into(), vec![s, from, to])
+            }
+            4 => {
+                let s = self.string(d);
+                let start = small(self, 0, 2);
+                let len = small(self, 0, 3);
+                Expr::Function("substring".into(), vec![s, start, len])
+            }
+            5 => Expr::Function("left".into(), vec![self.string(d), small(self, 0, 3)]),
+            6 => Expr::Function("right".into(), vec![self.string(d), small(self, 0, 3)]),
+            7 => Expr::Function("reverse".into(), vec![self.string(d)]),
+            8 => {
+                let (a, _) = self.int(d);
+                Expr::Function("toString".into(), vec![a])
+            }
+            9 => Expr::binary(BinOp::Add, self.string(d), self.string(d)),
+            10 => {
+                let subject = self.string(d);
+                let when = self.literal(&Ty::String);
+                let then = self.string(d);
+                let otherwise = self.string(d);
+                Expr::Case {
+                    subject: Some(Box::new(subject)),
+                    branches: vec![(when, then)],
+                    otherwise: Some(Box::new(otherwise)),
+                }
+            }
+            11 => Expr::Function("ltrim".into(), vec![self.string(d)]),
+            _ => Expr::Function("rtrim".into(), vec![self.string(d)]),
+        }
+    }
+
+    /// A predicate.
+    pub(super) fn boolean(&mut self, depth: u32) -> Expr {
+        if depth >= self.g.config.max_depth {
+            return self.leaf(&Ty::Bool).0;
+        }
+        let has_anchor = self.scope.of_type(&Ty::Node).any(|v| !v.nullable);
+        let options = [
+            (0, Feature::Compare, 6),
+            (1, Feature::Equality, 4),
+            (2, Feature::And, 2),
+            (3, Feature::Or, 3),
+            (4, Feature::Xor, 1),
+            (5, Feature::Not, 1),
+            (6, Feature::IsNull, 2),
+            (7, Feature::InList, 2),
+            (8, Feature::StartsWith, 1),
+            (9, Feature::EndsWith, 1),
+            (10, Feature::Contains, 1),
+            (11, Feature::Regex, 1),
+            (12, Feature::Quantifier, 1),
+            (13, Feature::ExistsSubquery, u32::from(has_anchor)),
+            (14, Feature::PatternPredicate, u32::from(has_anchor && self.in_where)),
+            (15, Feature::CaseGeneric, 1),
+        ];
+        let Some((choice, _)) = self.pick(&options) else { return self.leaf(&Ty::Bool).0 };
+        let d = depth + 1;
+        match choice {
+            0 | 1 => self.comparison(choice == 1, d),
+            2 => Expr::binary(BinOp::And, self.boolean(d), self.boolean(d)),
+            3 => Expr::binary(BinOp::Or, self.boolean(d), self.boolean(d)),
+            4 => Expr::binary(BinOp::Xor, self.boolean(d), self.boolean(d)),
+            5 => Expr::Not(Box::new(self.boolean(d))),
+            6 => {
+                let ty = self.scalar_type();
+                let e = self.expr(&ty, d);
+                Expr::IsNull { expr: Box::new(e), negated: self.coin(0.5) }
+            }
+            7 => {
+                let ty = if self.coin(0.7) { Ty::Int } else { Ty::String };
+                let needle = self.expr(&ty, d);
+                let hay = if self.coin(0.6) {
+                    let n = self.rng_int(1, 4);
+                    self.features.insert(Feature::ListLiteral);
+                    Expr::List((0..n).map(|_| self.literal(&ty)).collect())
+                } else {
+                    self.list(&ty, d)
+                };
+                Expr::binary(BinOp::In, needle, hay)
+            }
+            8..=10 => {
+                let op = [BinOp::StartsWith, BinOp::EndsWith, BinOp::Contains][choice - 8];
+                let s = self.string(d);
+                let part = Expr::Literal(Value::String(["a", "b", "", "ab"][self.below(4)].into()));
+                Expr::binary(op, s, part)
+            }
+            11 => {
+                let s = self.string(d);
+                let re = ["a.*", ".*b", "[ab]+", ".*"][self.below(4)];
+                Expr::binary(BinOp::Regex, s, Expr::Literal(Value::String(re.into())))
+            }
+            12 => {
+                let q = [Quantifier::All, Quantifier::Any, Quantifier::None, Quantifier::Single][self.below(4)];
+                let x = self.names.fresh("x");
+                // Literals only: engines disagree on quantifiers over null.
+                let n = self.rng_int(1, 4);
+                let list = Expr::List((0..n).map(|_| Expr::Literal(Value::Int(self.rng_int(-3, 20)))).collect());
+                let op = [BinOp::Lt, BinOp::Le, BinOp::Gt, BinOp::Ge, BinOp::Eq][self.below(5)];
+                let predicate = Expr::binary(op, Expr::var(&x), Expr::Literal(Value::Int(self.rng_int(-3, 20))));
+                Expr::Quantified { quantifier: q, variable: x, list: Box::new(list), predicate: Box::new(predicate) }
+            }
+            13 => match self.anchored_pattern() {
+                Some(p) => Expr::ExistsSubquery(Box::new(p), None),
+                None => self.leaf(&Ty::Bool).0,
+            },
+            14 => match self.anchored_pattern() {
+                Some(p) => Expr::PatternPredicate(Box::new(p)),
+                None => self.leaf(&Ty::Bool).0,
+            },
+            _ => {
+                let cond = self.boolean(d);
+                let then = self.boolean(d);
+                let otherwise = self.boolean(d);
+                Expr::Case { subject: None, branches: vec![(cond, then)], otherwise: Some(Box::new(otherwise)) }
+            }
+        }
+    }
+
+    /// `a op b` over one scalar type; no equality on computed floats when
+    /// the query must be deterministic.
+    fn comparison(&mut self, equality: bool, d: u32) -> Expr {
+        // Mostly a stored property against a value it takes somewhere in the
+        // graph, so predicates select some rows rather than none or all.
+        if self.coin(0.65)
+            && let Some((prop, owners, key)) = self.some_property()
+        {
+            let ty = self.key_type(&key);
+            let exact = ty != Ty::Float || self.agreed("float_equality");
+            let op = if equality && exact {
+                if self.coin(0.8) { BinOp::Eq } else { BinOp::Ne }
+            } else if ty == Ty::Bool {
+                BinOp::Eq
+            } else {
+                [BinOp::Lt, BinOp::Le, BinOp::Gt, BinOp::Ge][self.below(4)]
+            };
+            let value = self.graph_value_on(&owners, &key);
+            return Expr::binary(op, prop, Expr::Literal(value));
+        }
+        let ty = self.scalar_type();
+        let op = if equality {
+            if self.coin(0.7) { BinOp::Eq } else { BinOp::Ne }
+        } else {
+            [BinOp::Lt, BinOp::Le, BinOp::Gt, BinOp::Ge][self.below(4)]
+        };
+        let (a, b) = match ty {
+            Ty::Float => {
+                let (a, stored_a) = self.float(d);
+                let (b, stored_b) = if self.coin(0.6) { (self.literal(&Ty::Float), true) } else { self.float(d) };
+                let exact = self.agreed("float_equality");
+                if equality && self.deterministic() && !(stored_a && stored_b && exact) {
+                    return self.comparison(false, d);
+                }
+                (a, b)
+            }
+            Ty::Bool if !equality => return self.comparison(true, d),
+            _ => {
+                let a = self.expr(&ty, d);
+                let b = if self.coin(0.6) { self.literal(&ty) } else { self.expr(&ty, d) };
+                (a, b)
+            }
+        };
+        Expr::binary(op, a, b)
+    }
+
+    /// A list whose element order is fixed by the query.
+    pub(super) fn list(&mut self, inner: &Ty, depth: u32) -> Expr {
+        let d = depth + 1;
+        let options = [
+            (0, Feature::ListLiteral, 4),
+            (1, Feature::FnRange, u32::from(*inner == Ty::Int) * 2),
+            (2, Feature::ListComprehension, 1),
+            (3, Feature::FnSplit, u32::from(*inner == Ty::String)),
+            (4, Feature::ListSlice, 1),
+            (5, Feature::FnTail, 1),
+        ];
+        let choice = if depth >= self.g.config.max_depth { None } else { self.pick(&options).map(|c| c.0) };
+        match choice {
+            Some(1) => {
+                let lo = self.rng_int(-2, 3);
+                let hi = lo + self.rng_int(0, 5);
+                Expr::Function("range".into(), vec![Expr::Literal(Value::Int(lo)), Expr::Literal(Value::Int(hi))])
+            }
+            Some(2) => {
+                let x = self.names.fresh("x");
+                let source = self.list(inner, d);
+                let mut inner_scope = self.scope.clone();
+                inner_scope.bind(Var::new(x.clone(), inner.clone()));
+                let outer = std::mem::replace(&mut self.scope, inner_scope);
+                let filter = self.coin(0.5).then(|| Box::new(self.boolean(d)));
+                let map = self.coin(0.5).then(|| Box::new(self.expr(inner, d)));
+                self.scope = outer;
+                Expr::ListComprehension { variable: x, list: Box::new(source), filter, map }
+            }
+            Some(3) => {
+                let s = self.string(d);
+                Expr::Function("split".into(), vec![s, Expr::Literal(Value::String("a".into()))])
+            }
+            Some(4) => {
+                let l = self.list(inner, d);
+                let a = self.coin(0.7).then(|| Box::new(Expr::Literal(Value::Int(self.rng_int(0, 2)))));
+                let b = self.coin(0.7).then(|| Box::new(Expr::Literal(Value::Int(self.rng_int(1, 4)))));
+                Expr::Slice(Box::new(l), a, b)
+            }
+            Some(5) => Expr::Function("tail".into(), vec![self.list(inner, d)]),
+            _ => {
+                self.features.insert(Feature::ListLiteral);
+                let n = self.rng_int(1, 4);
+                Expr::List((0..n).map(|_| self.expr(inner, d)).collect())
+            }
+        }
+    }
+
+    /// A list that is only counted, so its order may be the engine's own.
+    fn counted_list(&mut self, depth: u32) -> Expr {
+        let d = depth + 1;
+        let node = self.scope.of_type(&Ty::Node).next().cloned();
+        let options = [
+            (0, Feature::ListLiteral, 2),
+            (1, Feature::FnKeys, u32::from(node.is_some())),
+            (2, Feature::FnLabels, u32::from(node.is_some())),
+            (
+                3,
+                Feature::PatternComprehension,
+                u32::from(self.scope.of_type(&Ty::Node).any(|v| !v.nullable) && !self.collapses_relationships()),
+            ),
+        ];
+        match self.pick(&options).map(|c| c.0) {
+            Some(1 | 2) => {
+                let n = node.expect("weighted only when a node is in scope");
+                let f = if self.coin(0.5) { "keys" } else { "labels" };
+                self.features.insert(if f == "keys" { Feature::FnKeys } else { Feature::FnLabels });
+                Expr::Function(f.into(), vec![Expr::Variable(n.name)])
+            }
+            Some(3) => match self.anchored_pattern() {
+                Some(p) => Expr::PatternComprehension {
+                    pattern: Box::new(p),
+                    filter: None,
+                    map: Box::new(Expr::Literal(Value::Int(1))),
+                },
+                None => self.list(&Ty::Int, d),
+            },
+            _ => {
+                let ty = self.scalar_type();
+                self.list(&ty, d)
+            }
+        }
+    }
+
+    /// A map.
+    fn map(&mut self, depth: u32) -> Expr {
+        let node = self.scope.of_type(&Ty::Node).next().cloned();
+        if let Some(n) = node
+            && self.agreed("map_projection_missing")
+            && self.chance(Feature::MapProjection, 0.5)
+        {
+            let keys = self.keys_of(&n);
+            let chosen: Vec<String> = keys.into_iter().filter(|_| self.coin(0.5)).take(3).collect();
+            if !chosen.is_empty() {
+                return Expr::MapProjection(n.name, chosen);
+            }
+        }
+        self.features.insert(Feature::MapLiteral);
+        let n = self.rng_int(1, 3);
+        let entries = (0..n)
+            .map(|i| {
+                let ty = self.scalar_type();
+                (format!("m{i}"), self.expr(&ty, depth + 1))
+            })
+            .collect();
+        Expr::Map(entries)
+    }
+}

@@ -1,0 +1,361 @@
+//! Query generation in two steps, after GDsmith: a skeleton (the clause
+//! sequence, context-free) and its completion (patterns and expressions
+//! filled in clause by clause against a typed context, so every variable is
+//! in scope, every operand has the type its operator needs, and every
+//! property key exists on the label it is read from).
+
+mod clause;
+mod expr;
+mod pattern;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use graphlancer_model::{CaseRng, Graph, PropertyType, Value};
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+
+use crate::ast::{Expr, Query, SingleQuery};
+use crate::config::GeneratorConfig;
+use crate::context::{Names, Scope};
+use crate::feature::Feature;
+use crate::profile::DialectProfile;
+use crate::render::render;
+use crate::types::Ty;
+
+/// The kind of one clause of a skeleton.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ClauseKind {
+    /// MATCH.
+    Match,
+    /// OPTIONAL MATCH.
+    OptionalMatch,
+    /// UNWIND.
+    Unwind,
+    /// WITH.
+    With,
+    /// CALL { }.
+    Call,
+    /// CREATE.
+    Create,
+    /// MERGE.
+    Merge,
+    /// SET.
+    Set,
+    /// REMOVE.
+    Remove,
+    /// DELETE or DETACH DELETE.
+    Delete,
+    /// FOREACH.
+    Foreach,
+    /// RETURN.
+    Return,
+}
+
+impl ClauseKind {
+    fn is_write(self) -> bool {
+        matches!(
+            self,
+            ClauseKind::Create
+                | ClauseKind::Merge
+                | ClauseKind::Set
+                | ClauseKind::Remove
+                | ClauseKind::Delete
+                | ClauseKind::Foreach
+        )
+    }
+
+    fn is_read(self) -> bool {
+        matches!(self, ClauseKind::Match | ClauseKind::OptionalMatch | ClauseKind::Unwind | ClauseKind::Call)
+    }
+}
+
+/// A query with its uninstantiated parts left out: clause kinds per UNION part.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Skeleton {
+    /// Clause kinds of each single query.
+    pub parts: Vec<Vec<ClauseKind>>,
+    /// UNION ALL rather than UNION.
+    pub union_all: bool,
+}
+
+/// A generated query and what is known about it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Generated {
+    /// The AST.
+    pub query: Query,
+    /// The skeleton it completes.
+    pub skeleton: Skeleton,
+    /// The rendered text.
+    pub text: String,
+    /// Clauses in the longest single query.
+    pub clause_count: usize,
+    /// Productions used.
+    pub features: BTreeSet<Feature>,
+    /// Columns of the result that ORDER BY fixes, in key order; `None` when
+    /// the rows form a bag.
+    pub order_columns: Option<Vec<usize>>,
+}
+
+/// Values that occur in the graph, per property key and per (label or
+/// relationship type, key), so predicates compare with values that exist.
+#[derive(Debug, Clone, Default)]
+struct ValueIndex {
+    by_key: BTreeMap<String, Vec<Value>>,
+    by_owner: BTreeMap<(String, String), Vec<Value>>,
+}
+
+impl ValueIndex {
+    fn new(graph: &Graph) -> Self {
+        let mut index = Self::default();
+        let mut add = |owner: &str, props: &BTreeMap<String, Value>| {
+            for (k, v) in props {
+                index.by_key.entry(k.clone()).or_default().push(v.clone());
+                index.by_owner.entry((owner.to_owned(), k.clone())).or_default().push(v.clone());
+            }
+        };
+        for n in &graph.nodes {
+            for l in &n.labels {
+                add(l, &n.properties);
+            }
+        }
+        for r in &graph.relationships {
+            add(&r.rel_type, &r.properties);
+        }
+        index
+    }
+}
+
+/// Generates queries for one graph, dialect profile and configuration.
+pub struct Generator<'a> {
+    graph: &'a Graph,
+    profile: &'a DialectProfile,
+    config: &'a GeneratorConfig,
+    values: ValueIndex,
+}
+
+impl<'a> Generator<'a> {
+    /// A generator for `graph` in the dialect `profile`.
+    pub fn new(graph: &'a Graph, profile: &'a DialectProfile, config: &'a GeneratorConfig) -> Self {
+        Self { graph, profile, config, values: ValueIndex::new(graph) }
+    }
+
+    /// Generates one query: a skeleton, then its completion.
+    pub fn generate(&self, rng: &mut CaseRng) -> Generated {
+        let skeleton = self.skeleton(rng);
+        self.complete(&skeleton, rng)
+    }
+
+    /// The weight of a production under this profile and configuration.
+    fn weight(&self, f: Feature) -> u32 {
+        let known_wrong = self.config.deterministic && self.profile.bugs.contains_key(&f);
+        if self.profile.has(f) && !known_wrong { self.config.weight(f) } else { 0 }
+    }
+
+    /// Draws a clause sequence.
+    pub fn skeleton(&self, rng: &mut CaseRng) -> Skeleton {
+        let mut parts = vec![self.skeleton_part(rng)];
+        let union =
+            [(None, 12), (Some(false), self.weight(Feature::Union)), (Some(true), self.weight(Feature::UnionAll))];
+        let union_all = match weighted(rng, &union) {
+            Some(Some(all)) => {
+                parts.push(self.skeleton_part(rng));
+                all
+            }
+            _ => false,
+        };
+        Skeleton { parts, union_all }
+    }
+
+    fn skeleton_part(&self, rng: &mut CaseRng) -> Vec<ClauseKind> {
+        let total = rng.random_range(self.config.min_clauses..=self.config.max_clauses);
+        let writes = self.config.writes;
+        let mut kinds: Vec<ClauseKind> = Vec::with_capacity(total);
+        while kinds.len() + 1 < total {
+            let first = kinds.is_empty();
+            let w = |f: Feature, base: u32, allowed: bool| if allowed { self.weight(f) * base } else { 0 };
+            let options = [
+                (ClauseKind::Match, w(Feature::Match, 6, true)),
+                (ClauseKind::OptionalMatch, w(Feature::OptionalMatch, 2, !first)),
+                (ClauseKind::Unwind, w(Feature::Unwind, 2, true)),
+                (ClauseKind::With, w(Feature::With, 3, !first)),
+                (ClauseKind::Call, w(Feature::CallSubquery, 1, !first)),
+                (ClauseKind::Create, w(Feature::Create, 1, writes)),
+                (ClauseKind::Merge, w(Feature::Merge, 1, writes)),
+                (ClauseKind::Set, w(Feature::SetProperty, 1, writes && !first)),
+                (ClauseKind::Remove, w(Feature::RemoveProperty, 1, writes && !first)),
+                (ClauseKind::Delete, w(Feature::DetachDelete, 1, writes && !first)),
+                (ClauseKind::Foreach, w(Feature::Foreach, 1, writes && !first)),
+            ];
+            let Some(kind) = weighted(rng, &options) else { break };
+            let prev = kinds.last().copied();
+            // Reading after writing needs a WITH between (Cypher's rule).
+            let after_write = prev.is_some_and(ClauseKind::is_write) && kind.is_read();
+            // Some engines also want one between OPTIONAL MATCH and a later MATCH.
+            let optional_pending =
+                kinds.iter().rev().take_while(|k| **k != ClauseKind::With).any(|k| *k == ClauseKind::OptionalMatch);
+            let after_optional = optional_pending
+                && kind == ClauseKind::Match
+                && self.profile.semantics("match_after_optional_match") != Some("yes");
+            if after_write || after_optional {
+                if after_write && self.weight(Feature::ReadAfterWrite) == 0 {
+                    continue;
+                }
+                kinds.push(ClauseKind::With);
+            }
+            kinds.push(kind);
+        }
+        kinds.push(ClauseKind::Return);
+        kinds
+    }
+
+    /// Fills in a skeleton.
+    pub fn complete(&self, skeleton: &Skeleton, rng: &mut CaseRng) -> Generated {
+        let mut b = Builder::new(self, rng);
+        let mut parts = Vec::new();
+        let mut columns: Option<Vec<(String, Ty)>> = None;
+        let mut order_columns = None;
+        for kinds in &skeleton.parts {
+            b.scope = Scope::default();
+            let (clauses, cols, order) = b.single_query(kinds, columns.as_deref());
+            if columns.is_none() {
+                columns = Some(cols);
+                order_columns = order;
+            }
+            parts.push(SingleQuery { clauses });
+        }
+        if parts.len() > 1 {
+            b.features.insert(if skeleton.union_all { Feature::UnionAll } else { Feature::Union });
+            // The order of a UNION's rows is not fixed by its parts' ORDER BY.
+            order_columns = None;
+        }
+        let query = Query { parts, union_all: skeleton.union_all };
+        let clause_count = query.parts.iter().map(|p| p.clauses.len()).max().unwrap_or(0);
+        let text = render(&query);
+        Generated { query, skeleton: skeleton.clone(), text, clause_count, features: b.features, order_columns }
+    }
+}
+
+/// Picks an item by weight; `None` when every weight is zero.
+fn weighted<T: Copy>(rng: &mut CaseRng, options: &[(T, u32)]) -> Option<T> {
+    let total: u64 = options.iter().map(|(_, w)| u64::from(*w)).sum();
+    if total == 0 {
+        return None;
+    }
+    let mut pick = rng.random_range(0..total);
+    for (item, w) in options {
+        let w = u64::from(*w);
+        if pick < w {
+            return Some(*item);
+        }
+        pick -= w;
+    }
+    None
+}
+
+/// The state of one completion.
+struct Builder<'g, 'r> {
+    g: &'g Generator<'g>,
+    rng: &'r mut CaseRng,
+    scope: Scope,
+    names: Names,
+    features: BTreeSet<Feature>,
+    /// Generating a WHERE predicate, where a bare pattern may stand.
+    in_where: bool,
+}
+
+impl<'g, 'r> Builder<'g, 'r> {
+    fn new(g: &'g Generator<'g>, rng: &'r mut CaseRng) -> Self {
+        Self { g, rng, scope: Scope::default(), names: Names::default(), features: BTreeSet::new(), in_where: false }
+    }
+
+    fn deterministic(&self) -> bool {
+        self.g.config.deterministic
+    }
+
+    /// Under a deterministic preset: whether every engine of the profile
+    /// shares the semantics `key` has (or none records it).
+    fn agreed(&self, key: &str) -> bool {
+        !self.deterministic() || !self.g.profile.semantics.contains_key(key) || self.g.profile.semantics(key).is_some()
+    }
+
+    /// Generates a WHERE predicate.
+    fn predicate(&mut self) -> Expr {
+        let outer = std::mem::replace(&mut self.in_where, true);
+        let e = self.boolean(0);
+        self.in_where = outer;
+        e
+    }
+
+    /// Whether a production is enabled at all.
+    fn on(&self, f: Feature) -> bool {
+        self.g.weight(f) > 0
+    }
+
+    /// Uses a production with probability `p` scaled by its weight.
+    fn chance(&mut self, f: Feature, p: f64) -> bool {
+        let w = self.g.weight(f);
+        if w == 0 {
+            return false;
+        }
+        let p = (p * f64::from(w)).min(1.0);
+        let yes = self.rng.random_bool(p);
+        if yes {
+            self.features.insert(f);
+        }
+        yes
+    }
+
+    fn pick<T: Copy>(&mut self, options: &[(T, Feature, u32)]) -> Option<(T, Feature)> {
+        let weighted_options: Vec<((T, Feature), u32)> =
+            options.iter().map(|(t, f, base)| ((*t, *f), self.g.weight(*f) * base)).collect();
+        let chosen = weighted(self.rng, &weighted_options)?;
+        self.features.insert(chosen.1);
+        Some(chosen)
+    }
+
+    fn schema(&self) -> &'g graphlancer_model::Schema {
+        &self.g.graph.schema
+    }
+
+    fn key_type(&self, key: &str) -> Ty {
+        Ty::of_property(self.schema().key_type(key).unwrap_or(PropertyType::Int))
+    }
+
+    /// A value of `key` that occurs in the graph on one of `owners` (labels
+    /// or relationship types; any owner when empty), or a typed default.
+    fn graph_value_on(&mut self, owners: &[String], key: &str) -> Value {
+        let mut pool: Vec<&Value> = Vec::new();
+        for o in owners {
+            if let Some(values) = self.g.values.by_owner.get(&(o.clone(), key.to_owned())) {
+                pool.extend(values);
+            }
+        }
+        if pool.is_empty()
+            && let Some(values) = self.g.values.by_key.get(key)
+        {
+            pool.extend(values);
+        }
+        if !pool.is_empty() {
+            return pool[self.rng.random_range(0..pool.len())].clone();
+        }
+        match self.key_type(key) {
+            Ty::Int => Value::Int(self.rng.random_range(0..10)),
+            Ty::Float => Value::Float(0.5),
+            Ty::Bool => Value::Bool(true),
+            _ => Value::String("a".into()),
+        }
+    }
+
+    /// A value of `key` that occurs somewhere in the graph.
+    fn graph_value(&mut self, key: &str) -> Value {
+        self.graph_value_on(&[], key)
+    }
+
+    fn coin(&mut self, p: f64) -> bool {
+        self.rng.random_bool(p)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        self.rng.random_range(0..n)
+    }
+}

@@ -1,0 +1,324 @@
+//! Patterns: MATCH patterns that follow the schema's label pairs (so they
+//! find something), and directed, fixed-length CREATE and MERGE patterns.
+
+use graphlancer_model::{ID_PROPERTY, Value};
+
+use super::Builder;
+use crate::ast::{Direction, Expr, NodePattern, PathPattern, RelPattern};
+use crate::feature::Feature;
+use crate::types::{Ty, Var};
+
+/// One step of a pattern drawn from the schema: a type, its label pair and
+/// the direction it is walked in.
+struct Step {
+    rel_type: String,
+    near: String,
+    far: String,
+    direction: Direction,
+}
+
+impl Builder<'_, '_> {
+    /// Keys a node or relationship variable may carry (property key safety).
+    pub(super) fn keys_of(&self, var: &Var) -> Vec<String> {
+        let schema = self.schema();
+        let mut keys: Vec<String> = match var.ty {
+            Ty::Node if var.tags.is_empty() => schema.labels.iter().flat_map(|l| l.keys.clone()).collect(),
+            Ty::Node => var.tags.iter().filter_map(|l| schema.label(l)).flat_map(|l| l.keys.clone()).collect(),
+            Ty::Rel if var.tags.is_empty() => schema.rel_types.iter().flat_map(|t| t.keys.clone()).collect(),
+            Ty::Rel => var.tags.iter().filter_map(|t| schema.rel_type(t)).flat_map(|t| t.keys.clone()).collect(),
+            _ => Vec::new(),
+        };
+        keys.sort();
+        keys.dedup();
+        keys
+    }
+
+    fn step(&mut self, near: Option<&str>) -> Option<Step> {
+        let schema = self.schema();
+        let mut candidates = Vec::new();
+        for t in &schema.rel_types {
+            for (a, b) in &t.endpoints {
+                if near.is_none_or(|n| n == a) {
+                    candidates.push((t.name.clone(), a.clone(), b.clone(), Direction::Out));
+                }
+                if near.is_none_or(|n| n == b) {
+                    candidates.push((t.name.clone(), b.clone(), a.clone(), Direction::In));
+                }
+            }
+        }
+        if candidates.is_empty() {
+            return None;
+        }
+        let (rel_type, near, far, direction) = candidates.swap_remove(self.below(candidates.len()));
+        Some(Step { rel_type, near, far, direction })
+    }
+
+    /// A property constraint `{k: v}` with a value the graph has on `owners`.
+    fn pattern_properties(&mut self, owners: &[String], keys: &[String]) -> Vec<(String, Expr)> {
+        if keys.is_empty() || !self.chance(Feature::PatternProperties, 0.06) {
+            return Vec::new();
+        }
+        let key = keys[self.below(keys.len())].clone();
+        let value = self.graph_value_on(owners, &key);
+        vec![(key, Expr::Literal(value))]
+    }
+
+    /// A node variable in scope that is certainly bound (not from OPTIONAL MATCH).
+    pub(super) fn bound_node(&mut self) -> Option<Var> {
+        let nodes: Vec<Var> = self.scope.of_type(&Ty::Node).filter(|v| !v.nullable).cloned().collect();
+        (!nodes.is_empty()).then(|| nodes[self.below(nodes.len())].clone())
+    }
+
+    /// A MATCH pattern; binds the variables it introduces.
+    pub(super) fn match_pattern(
+        &mut self,
+        nullable: bool,
+        rels_so_far: &mut Vec<String>,
+        allow_var_length: bool,
+    ) -> PathPattern {
+        let hops = match self.below(8) {
+            0 | 1 => 0,
+            2..=5 => 1,
+            _ => 2,
+        };
+        // Start from a node already in scope more often than not, so patterns
+        // join instead of multiplying into cartesian products.
+        let reuse = if self.coin(0.55) { self.bound_node() } else { None };
+        let mut steps = Vec::new();
+        let mut near = reuse.as_ref().and_then(|v| v.tags.first().cloned());
+        for _ in 0..hops {
+            let Some(step) = self.step(near.as_deref()).or_else(|| self.step(None)) else { break };
+            near = Some(step.far.clone());
+            steps.push(step);
+        }
+        let mut new_vars = Vec::new();
+        let start = match &reuse {
+            Some(v) => NodePattern { variable: Some(v.name.clone()), labels: Vec::new(), properties: Vec::new() },
+            None => {
+                let label = steps.first().map(|s| s.near.clone()).or_else(|| {
+                    let labels = &self.schema().labels;
+                    Some(labels[self.below(labels.len())].name.clone())
+                });
+                self.new_node(label, 0.75, &mut new_vars)
+            }
+        };
+        let single_rel = steps.len() == 1 && rels_so_far.is_empty();
+        let mut hops_out = Vec::new();
+        for step in steps {
+            let mut direction = step.direction;
+            if self.chance(Feature::RelUndirected, 0.15) {
+                direction = Direction::Both;
+            } else if direction == Direction::In {
+                self.features.insert(Feature::RelIncoming);
+            }
+            let mut types = Vec::new();
+            if self.coin(0.8) {
+                types.push(step.rel_type.clone());
+                if self.chance(Feature::RelTypeAlternatives, 0.1) {
+                    let all = &self.schema().rel_types;
+                    let other = all[self.below(all.len())].name.clone();
+                    if other != step.rel_type {
+                        types.push(other);
+                    }
+                }
+            }
+            // Variable length only where relationship uniqueness cannot be
+            // told apart from walk semantics: one relationship in the clause.
+            let var_length =
+                allow_var_length && single_rel && !self.needs_named_rels() && self.chance(Feature::VarLength, 0.1);
+            let rel = if var_length {
+                RelPattern { variable: None, types, direction, length: Some((1, 2)), properties: Vec::new() }
+            } else {
+                let name = (self.coin(0.75) || self.needs_named_rels()).then(|| self.names.fresh("r"));
+                let keys: Vec<String> =
+                    types.iter().filter_map(|t| self.schema().rel_type(t)).flat_map(|t| t.keys.clone()).collect();
+                let properties = if types.len() == 1 { self.pattern_properties(&types, &keys) } else { Vec::new() };
+                if let Some(n) = &name {
+                    rels_so_far.push(n.clone());
+                    let mut v = Var::new(n.clone(), Ty::Rel);
+                    v.tags = types.clone();
+                    new_vars.push(v);
+                }
+                RelPattern { variable: name, types, direction, length: None, properties }
+            };
+            let far = self.new_node(Some(step.far.clone()), 0.5, &mut new_vars);
+            hops_out.push((rel, far));
+        }
+        // One hop only: Grafeo loses longer fixed-length paths.
+        let name = if hops_out.len() == 1 && self.chance(Feature::NamedPath, 0.12) {
+            let p = self.names.fresh("p");
+            new_vars.push(Var::new(p.clone(), Ty::Path));
+            Some(p)
+        } else {
+            None
+        };
+        for mut v in new_vars {
+            v.nullable = nullable;
+            self.scope.bind(v);
+        }
+        PathPattern { name, start, hops: hops_out }
+    }
+
+    /// Whether every relationship must be named (and referenced): to spell
+    /// out uniqueness with `r1 <> r2`, or to keep parallel relationships apart.
+    pub(super) fn needs_named_rels(&self) -> bool {
+        self.deterministic()
+            && (self.g.profile.semantics("relationship_uniqueness") != Some("yes") || self.collapses_relationships())
+    }
+
+    /// Whether some engine folds parallel relationships it is not asked about.
+    pub(super) fn collapses_relationships(&self) -> bool {
+        self.deterministic() && self.g.profile.semantics.contains_key("unreferenced_relationships")
+    }
+
+    fn new_node(&mut self, label: Option<String>, label_chance: f64, new_vars: &mut Vec<Var>) -> NodePattern {
+        let mut labels = Vec::new();
+        if let Some(l) = label
+            && self.coin(label_chance)
+        {
+            self.features.insert(Feature::PatternLabel);
+            labels.push(l);
+            if self.chance(Feature::PatternMultiLabel, 0.05) {
+                let all = &self.schema().labels;
+                let other = all[self.below(all.len())].name.clone();
+                if !labels.contains(&other) {
+                    labels.push(other);
+                }
+            }
+        }
+        // A lone node pattern always gets a variable: `MATCH ()` only multiplies rows.
+        let variable = (new_vars.is_empty() || self.coin(0.85)).then(|| self.names.fresh("n"));
+        let mut var = Var::new(variable.clone().unwrap_or_default(), Ty::Node);
+        var.tags = labels.clone();
+        let keys = self.keys_of(&var);
+        let properties = self.pattern_properties(&labels, &keys);
+        if variable.is_some() {
+            new_vars.push(var);
+        }
+        NodePattern { variable, labels, properties }
+    }
+
+    /// A node to create: one label, some of its keys with values of their type.
+    pub(super) fn create_node(&mut self, label: String) -> (NodePattern, Var) {
+        let name = self.names.fresh("n");
+        let mut var = Var::new(name.clone(), Ty::Node);
+        var.tags = vec![label.clone()];
+        let keys = self.keys_of(&var);
+        let mut properties = Vec::new();
+        for k in keys {
+            if self.coin(0.5) {
+                let ty = self.key_type(&k);
+                let e = self.write_value(&ty);
+                properties.push((k, e));
+            }
+        }
+        (NodePattern { variable: Some(name), labels: vec![label], properties }, var)
+    }
+
+    /// A non-null value to write into a property of type `ty`.
+    pub(super) fn write_value(&mut self, ty: &Ty) -> Expr {
+        if self.coin(0.5) {
+            return self.literal(ty);
+        }
+        let e = self.expr(ty, 1);
+        Expr::Function("coalesce".into(), vec![e, self.literal(ty)])
+    }
+
+    /// `(a)-[r:T {...}]->(b)` for CREATE or MERGE, between nodes in scope or new ones.
+    pub(super) fn create_path(&mut self) -> (PathPattern, Vec<Var>) {
+        let mut new_vars = Vec::new();
+        let labels = &self.schema().labels;
+        let label = labels[self.below(labels.len())].name.clone();
+        if self.coin(0.4) {
+            let (node, var) = self.create_node(label);
+            new_vars.push(var);
+            return (PathPattern { name: None, start: node, hops: Vec::new() }, new_vars);
+        }
+        let Some(step) = self.step(None) else {
+            let (node, var) = self.create_node(label);
+            return (PathPattern { name: None, start: node, hops: Vec::new() }, vec![var]);
+        };
+        let (from, to) = match step.direction {
+            Direction::In => (step.far, step.near),
+            _ => (step.near, step.far),
+        };
+        let mut endpoint = |b: &mut Self, label: String| -> NodePattern {
+            if b.coin(0.6)
+                && let Some(v) = b.bound_node()
+            {
+                return NodePattern { variable: Some(v.name), labels: Vec::new(), properties: Vec::new() };
+            }
+            let (node, var) = b.create_node(label);
+            new_vars.push(var);
+            node
+        };
+        let start = endpoint(self, from);
+        let end = endpoint(self, to);
+        let name = self.names.fresh("r");
+        let mut rel_var = Var::new(name.clone(), Ty::Rel);
+        rel_var.tags = vec![step.rel_type.clone()];
+        let mut properties = Vec::new();
+        for k in self.keys_of(&rel_var) {
+            if self.coin(0.4) {
+                let ty = self.key_type(&k);
+                properties.push((k, self.write_value(&ty)));
+            }
+        }
+        new_vars.push(rel_var);
+        let rel = RelPattern {
+            variable: Some(name),
+            types: vec![step.rel_type],
+            direction: Direction::Out,
+            length: None,
+            properties,
+        };
+        (PathPattern { name: None, start, hops: vec![(rel, end)] }, new_vars)
+    }
+
+    /// A pattern for EXISTS { } and pattern predicates, anchored at a bound node.
+    pub(super) fn anchored_pattern(&mut self) -> Option<PathPattern> {
+        let anchor = self.bound_node()?;
+        let near = anchor.tags.first().cloned();
+        let step = self.step(near.as_deref()).or_else(|| self.step(None))?;
+        let rel = RelPattern {
+            variable: None,
+            types: vec![step.rel_type],
+            direction: step.direction,
+            length: None,
+            properties: Vec::new(),
+        };
+        let far = NodePattern { variable: None, labels: vec![step.far], properties: Vec::new() };
+        Some(PathPattern {
+            name: None,
+            start: NodePattern { variable: Some(anchor.name), labels: Vec::new(), properties: Vec::new() },
+            hops: vec![(rel, far)],
+        })
+    }
+
+    /// `{gid: ...}`-free literal of a type, from the graph's values where possible.
+    pub(super) fn literal(&mut self, ty: &Ty) -> Expr {
+        let keys: Vec<String> = self
+            .schema()
+            .keys
+            .iter()
+            .filter(|k| k.name != ID_PROPERTY && &Ty::of_property(k.ty) == ty)
+            .map(|k| k.name.clone())
+            .collect();
+        if !keys.is_empty() && self.coin(0.6) {
+            let k = keys[self.below(keys.len())].clone();
+            return Expr::Literal(self.graph_value(&k));
+        }
+        Expr::Literal(match ty {
+            Ty::Int => Value::Int(self.rng_int(-5, 20)),
+            Ty::Float => Value::Float(f64::from(i32::try_from(self.rng_int(-40, 40)).unwrap_or(0)) / 4.0),
+            Ty::Bool => Value::Bool(self.coin(0.5)),
+            Ty::String => Value::String(["a", "b", "ab", "", "ba", "x"][self.below(6)].to_owned()),
+            _ => Value::Null,
+        })
+    }
+
+    pub(super) fn rng_int(&mut self, lo: i64, hi: i64) -> i64 {
+        use rand::Rng;
+        self.rng.random_range(lo..=hi)
+    }
+}

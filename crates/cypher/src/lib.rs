@@ -1,0 +1,19 @@
+//! Cypher for graphlancer: the AST, typed generation (skeleton, then
+//! completion against a typed context), dialect profiles, configuration and
+//! presets, and rendering to text. Pure: no I/O.
+
+pub mod ast;
+pub mod config;
+pub mod context;
+pub mod feature;
+pub mod generate;
+pub mod profile;
+pub mod render;
+pub mod types;
+
+pub use ast::Query;
+pub use config::{ConfigError, GeneratorConfig, Preset};
+pub use feature::Feature;
+pub use generate::{ClauseKind, Generated, Generator, Skeleton};
+pub use profile::{DialectProfile, ProfileError};
+pub use render::render;

@@ -1,0 +1,180 @@
+//! Dialect profiles: which productions an engine accepts and how it answers
+//! where engines disagree by design. Built in as TOML (`profiles/*.toml`),
+//! one per engine; a user file can replace one. Differential testing
+//! generates from the intersection of the profiles of the engines compared.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::Deserialize;
+
+use crate::feature::Feature;
+
+/// What one engine (or the intersection of several) accepts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DialectProfile {
+    /// The profile's name, e.g. `falkordb` or `falkordb&grafeo`.
+    pub name: String,
+    /// Enabled productions.
+    pub features: BTreeSet<Feature>,
+    /// Disabled productions with the reason each is off.
+    pub disabled: BTreeMap<Feature, String>,
+    /// Productions the engine accepts but answers wrongly, with the reason:
+    /// deterministic presets avoid them, the crash preset keeps them.
+    pub bugs: BTreeMap<Feature, String>,
+    /// Semantics where engines differ by design, e.g. `sum_of_integers =
+    /// "float"`. A key the engines of an intersection answer differently on
+    /// has the value [`DIFFERS`].
+    pub semantics: BTreeMap<String, String>,
+}
+
+/// The semantics value of an intersection whose engines disagree.
+pub const DIFFERS: &str = "differs";
+
+/// The profile names built in.
+pub const BUILT_IN: &[&str] = &["neo4j5", "memgraph", "falkordb", "grafeo", "kuzu", "arcadedb"];
+
+fn built_in_text(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "neo4j5" => include_str!("../profiles/neo4j5.toml"),
+        "memgraph" => include_str!("../profiles/memgraph.toml"),
+        "falkordb" => include_str!("../profiles/falkordb.toml"),
+        "grafeo" => include_str!("../profiles/grafeo.toml"),
+        "kuzu" => include_str!("../profiles/kuzu.toml"),
+        "arcadedb" => include_str!("../profiles/arcadedb.toml"),
+        _ => return None,
+    })
+}
+
+/// A profile that cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum ProfileError {
+    /// No built-in profile has this name.
+    #[error("unknown dialect '{0}' (known: {known})", known = BUILT_IN.join(", "))]
+    Unknown(String),
+    /// The TOML is malformed or names an unknown feature.
+    #[error("invalid dialect profile {name}: {detail}")]
+    Invalid {
+        /// Profile name or file.
+        name: String,
+        /// What is wrong.
+        detail: String,
+    },
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ProfileFile {
+    name: String,
+    #[serde(default)]
+    source: String,
+    #[serde(default)]
+    disabled: BTreeMap<String, String>,
+    #[serde(default)]
+    bugs: BTreeMap<String, String>,
+    #[serde(default)]
+    semantics: BTreeMap<String, String>,
+}
+
+impl DialectProfile {
+    /// A built-in profile by name.
+    pub fn built_in(name: &str) -> Result<Self, ProfileError> {
+        let text = built_in_text(name).ok_or_else(|| ProfileError::Unknown(name.to_owned()))?;
+        Self::from_toml(text)
+    }
+
+    /// Parses a profile: every feature is on unless `[disabled]` names it.
+    pub fn from_toml(text: &str) -> Result<Self, ProfileError> {
+        let file: ProfileFile =
+            toml::from_str(text).map_err(|e| ProfileError::Invalid { name: "(toml)".into(), detail: e.to_string() })?;
+        let _ = file.source;
+        let parse = |entries: BTreeMap<String, String>| -> Result<BTreeMap<Feature, String>, ProfileError> {
+            entries
+                .into_iter()
+                .map(|(name, reason)| {
+                    let f: Feature = name
+                        .parse()
+                        .map_err(|e| ProfileError::Invalid { name: file.name.clone(), detail: format!("{e}") })?;
+                    Ok((f, reason))
+                })
+                .collect()
+        };
+        let disabled = parse(file.disabled)?;
+        let bugs = parse(file.bugs)?;
+        let features = Feature::ALL.iter().copied().filter(|f| !disabled.contains_key(f)).collect();
+        Ok(Self { name: file.name, features, disabled, bugs, semantics: file.semantics })
+    }
+
+    /// The intersection: features all accept, semantics all share.
+    pub fn intersect(profiles: &[DialectProfile]) -> DialectProfile {
+        let mut iter = profiles.iter();
+        let Some(first) = iter.next() else {
+            return DialectProfile {
+                name: String::new(),
+                features: Feature::ALL.iter().copied().collect(),
+                disabled: BTreeMap::new(),
+                bugs: BTreeMap::new(),
+                semantics: BTreeMap::new(),
+            };
+        };
+        let mut out = first.clone();
+        for p in iter {
+            out.name = format!("{}&{}", out.name, p.name);
+            out.features.retain(|f| p.features.contains(f));
+            for (f, reason) in &p.disabled {
+                out.disabled.entry(*f).or_insert_with(|| format!("{}: {reason}", p.name));
+            }
+            for (f, reason) in &p.bugs {
+                out.bugs.entry(*f).or_insert_with(|| format!("{}: {reason}", p.name));
+            }
+            let keys: BTreeSet<String> = out.semantics.keys().chain(p.semantics.keys()).cloned().collect();
+            for k in keys {
+                let agree = out.semantics.get(&k) == p.semantics.get(&k);
+                let v = if agree { out.semantics.get(&k).cloned().unwrap_or_default() } else { DIFFERS.to_owned() };
+                out.semantics.insert(k, v);
+            }
+        }
+        out
+    }
+
+    /// Whether a production is enabled.
+    pub fn has(&self, f: Feature) -> bool {
+        self.features.contains(&f)
+    }
+
+    /// A semantics value, when every engine of the profile shares it.
+    pub fn semantics(&self, key: &str) -> Option<&str> {
+        self.semantics.get(key).map(String::as_str).filter(|v| *v != DIFFERS)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_built_in_profile_parses() {
+        for name in BUILT_IN {
+            let p = DialectProfile::built_in(name).expect("parses");
+            assert_eq!(&p.name, name);
+            assert!(p.has(Feature::Match));
+        }
+        assert!(DialectProfile::built_in("oracle").is_err());
+    }
+
+    #[test]
+    fn intersection_keeps_shared_features_and_marks_disagreements() {
+        let a = DialectProfile::from_toml(
+            "name = 'a'\n[disabled]\nunion = 'no'\n[semantics]\nsum_of_integers = 'integer'\nx = 'same'",
+        )
+        .expect("parses");
+        let b = DialectProfile::from_toml(
+            "name = 'b'\n[disabled]\nregex = 'no'\n[semantics]\nsum_of_integers = 'float'\nx = 'same'",
+        )
+        .expect("parses");
+        let both = DialectProfile::intersect(&[a, b]);
+        assert!(!both.has(Feature::Union) && !both.has(Feature::Regex) && both.has(Feature::Match));
+        assert_eq!(both.semantics("sum_of_integers"), None);
+        assert_eq!(both.semantics("x"), Some("same"));
+        assert!(DialectProfile::from_toml("name = 'c'\n[disabled]\nnope = 'x'").is_err());
+    }
+}

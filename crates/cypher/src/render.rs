@@ -1,0 +1,451 @@
+//! Rendering of the AST as Cypher text. Compound sub-expressions are always
+//! parenthesised, so the text means what the tree means on every engine,
+//! whatever its operator precedence.
+
+use std::fmt::Write as _;
+
+use graphlancer_model::{quote_identifier, render_literal};
+
+use crate::ast::{
+    BinOp, Clause, Direction, Expr, NodePattern, PathPattern, Projection, Quantifier, Query, RelPattern, RemoveItem,
+    SetItem, SingleQuery,
+};
+
+/// Renders a whole query on one line.
+pub fn render(query: &Query) -> String {
+    let mut out = String::new();
+    for (i, part) in query.parts.iter().enumerate() {
+        if i > 0 {
+            out.push_str(if query.union_all { " UNION ALL " } else { " UNION " });
+        }
+        single(&mut out, part);
+    }
+    out
+}
+
+fn single(out: &mut String, q: &SingleQuery) {
+    for (i, c) in q.clauses.iter().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        clause(out, c);
+    }
+}
+
+fn id(name: &str) -> String {
+    quote_identifier(name)
+}
+
+fn clause(out: &mut String, c: &Clause) {
+    match c {
+        Clause::Match { optional, patterns, predicate } => {
+            out.push_str(if *optional { "OPTIONAL MATCH " } else { "MATCH " });
+            pattern_list(out, patterns);
+            if let Some(p) = predicate {
+                out.push_str(" WHERE ");
+                expr(out, p);
+            }
+        }
+        Clause::Unwind { list, alias } => {
+            out.push_str("UNWIND ");
+            expr(out, list);
+            let _ = write!(out, " AS {}", id(alias));
+        }
+        Clause::With(p) => projection(out, "WITH", p),
+        Clause::Return(p) => projection(out, "RETURN", p),
+        Clause::Create { patterns } => {
+            out.push_str("CREATE ");
+            pattern_list(out, patterns);
+        }
+        Clause::Merge { pattern, on_create, on_match } => {
+            out.push_str("MERGE ");
+            path(out, pattern);
+            if !on_create.is_empty() {
+                out.push_str(" ON CREATE SET ");
+                set_items(out, on_create);
+            }
+            if !on_match.is_empty() {
+                out.push_str(" ON MATCH SET ");
+                set_items(out, on_match);
+            }
+        }
+        Clause::Set { items } => {
+            out.push_str("SET ");
+            set_items(out, items);
+        }
+        Clause::Remove { items } => {
+            out.push_str("REMOVE ");
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                match item {
+                    RemoveItem::Property(v, k) => {
+                        let _ = write!(out, "{}.{}", id(v), id(k));
+                    }
+                    RemoveItem::Label(v, l) => {
+                        let _ = write!(out, "{}:{}", id(v), id(l));
+                    }
+                }
+            }
+        }
+        Clause::Delete { detach, variables } => {
+            out.push_str(if *detach { "DETACH DELETE " } else { "DELETE " });
+            out.push_str(&variables.iter().map(|v| id(v)).collect::<Vec<_>>().join(", "));
+        }
+        Clause::Foreach { variable, list, body } => {
+            let _ = write!(out, "FOREACH ({} IN ", id(variable));
+            expr(out, list);
+            out.push_str(" | ");
+            for (i, c) in body.iter().enumerate() {
+                if i > 0 {
+                    out.push(' ');
+                }
+                clause(out, c);
+            }
+            out.push(')');
+        }
+        Clause::Call { imports, body } => {
+            out.push_str("CALL { ");
+            if !imports.is_empty() {
+                let _ = write!(out, "WITH {} ", imports.iter().map(|v| id(v)).collect::<Vec<_>>().join(", "));
+            }
+            single(out, body);
+            out.push_str(" }");
+        }
+    }
+}
+
+fn set_items(out: &mut String, items: &[SetItem]) {
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        match item {
+            SetItem::Property(v, k, e) => {
+                let _ = write!(out, "{}.{} = ", id(v), id(k));
+                expr(out, e);
+            }
+            SetItem::MergeMap(v, m) => {
+                let _ = write!(out, "{} += ", id(v));
+                map(out, m);
+            }
+            SetItem::ReplaceMap(v, m) => {
+                let _ = write!(out, "{} = ", id(v));
+                map(out, m);
+            }
+            SetItem::Label(v, l) => {
+                let _ = write!(out, "{}:{}", id(v), id(l));
+            }
+        }
+    }
+}
+
+fn projection(out: &mut String, keyword: &str, p: &Projection) {
+    out.push_str(keyword);
+    if p.distinct {
+        out.push_str(" DISTINCT");
+    }
+    out.push(' ');
+    let mut first = true;
+    if p.star {
+        out.push('*');
+        first = false;
+    }
+    for (e, alias) in &p.items {
+        if !first {
+            out.push_str(", ");
+        }
+        first = false;
+        expr(out, e);
+        let _ = write!(out, " AS {}", id(alias));
+    }
+    if !p.order_by.is_empty() {
+        out.push_str(" ORDER BY ");
+        for (i, (e, desc)) in p.order_by.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            expr(out, e);
+            if *desc {
+                out.push_str(" DESC");
+            }
+        }
+    }
+    if let Some(s) = p.skip {
+        let _ = write!(out, " SKIP {s}");
+    }
+    if let Some(l) = p.limit {
+        let _ = write!(out, " LIMIT {l}");
+    }
+    if let Some(w) = &p.predicate {
+        out.push_str(" WHERE ");
+        expr(out, w);
+    }
+}
+
+fn pattern_list(out: &mut String, patterns: &[PathPattern]) {
+    for (i, p) in patterns.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        path(out, p);
+    }
+}
+
+/// Renders a path pattern.
+pub fn path(out: &mut String, p: &PathPattern) {
+    if let Some(n) = &p.name {
+        let _ = write!(out, "{} = ", id(n));
+    }
+    node(out, &p.start);
+    for (r, n) in &p.hops {
+        rel(out, r);
+        node(out, n);
+    }
+}
+
+fn node(out: &mut String, n: &NodePattern) {
+    out.push('(');
+    if let Some(v) = &n.variable {
+        out.push_str(&id(v));
+    }
+    for l in &n.labels {
+        let _ = write!(out, ":{}", id(l));
+    }
+    if !n.properties.is_empty() {
+        if n.variable.is_some() || !n.labels.is_empty() {
+            out.push(' ');
+        }
+        map(out, &n.properties);
+    }
+    out.push(')');
+}
+
+fn rel(out: &mut String, r: &RelPattern) {
+    out.push_str(if r.direction == Direction::In { "<-[" } else { "-[" });
+    if let Some(v) = &r.variable {
+        out.push_str(&id(v));
+    }
+    if !r.types.is_empty() {
+        out.push(':');
+        out.push_str(&r.types.iter().map(|t| id(t)).collect::<Vec<_>>().join("|"));
+    }
+    if let Some((min, max)) = r.length {
+        let _ = write!(out, "*{min}..{max}");
+    }
+    if !r.properties.is_empty() {
+        out.push(' ');
+        map(out, &r.properties);
+    }
+    out.push_str(if r.direction == Direction::Out { "]->" } else { "]-" });
+}
+
+fn map(out: &mut String, entries: &[(String, Expr)]) {
+    out.push('{');
+    for (i, (k, e)) in entries.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        let _ = write!(out, "{}: ", id(k));
+        expr(out, e);
+    }
+    out.push('}');
+}
+
+/// Renders an expression.
+pub fn expr(out: &mut String, e: &Expr) {
+    match e {
+        Expr::Literal(v) => out.push_str(&render_literal(v)),
+        Expr::Variable(v) => out.push_str(&id(v)),
+        Expr::Property(base, k) => {
+            atom(out, base);
+            let _ = write!(out, ".{}", id(k));
+        }
+        Expr::Binary(op, a, b) => {
+            out.push('(');
+            // FalkorDB binds IN, STARTS WITH, ENDS WITH, CONTAINS and =~
+            // tighter than arithmetic and unary minus: an operand that is not
+            // an atom gets parentheses of its own.
+            if matches!(op, BinOp::In | BinOp::StartsWith | BinOp::EndsWith | BinOp::Contains | BinOp::Regex) {
+                atom(out, a);
+            } else {
+                expr(out, a);
+            }
+            let _ = write!(out, " {} ", op.text());
+            expr(out, b);
+            out.push(')');
+        }
+        Expr::Not(a) => {
+            out.push_str("(NOT ");
+            expr(out, a);
+            out.push(')');
+        }
+        Expr::Negate(a) => {
+            out.push_str("(-");
+            atom(out, a);
+            out.push(')');
+        }
+        Expr::IsNull { expr: a, negated } => {
+            out.push('(');
+            atom(out, a);
+            out.push_str(if *negated { " IS NOT NULL)" } else { " IS NULL)" });
+        }
+        Expr::Function(name, args) => {
+            out.push_str(name);
+            out.push('(');
+            for (i, a) in args.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                expr(out, a);
+            }
+            out.push(')');
+        }
+        Expr::Aggregate { name, distinct, arg } => {
+            out.push_str(name);
+            out.push('(');
+            match arg {
+                None => out.push('*'),
+                Some(a) => {
+                    if *distinct {
+                        out.push_str("DISTINCT ");
+                    }
+                    expr(out, a);
+                }
+            }
+            out.push(')');
+        }
+        Expr::Case { subject, branches, otherwise } => {
+            out.push_str("CASE");
+            if let Some(s) = subject {
+                out.push(' ');
+                expr(out, s);
+            }
+            for (w, t) in branches {
+                out.push_str(" WHEN ");
+                expr(out, w);
+                out.push_str(" THEN ");
+                expr(out, t);
+            }
+            if let Some(o) = otherwise {
+                out.push_str(" ELSE ");
+                expr(out, o);
+            }
+            out.push_str(" END");
+        }
+        Expr::List(items) => {
+            out.push('[');
+            for (i, a) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                expr(out, a);
+            }
+            out.push(']');
+        }
+        Expr::Index(l, i) => {
+            atom(out, l);
+            out.push('[');
+            expr(out, i);
+            out.push(']');
+        }
+        Expr::Slice(l, a, b) => {
+            atom(out, l);
+            out.push('[');
+            if let Some(a) = a {
+                expr(out, a);
+            }
+            out.push_str("..");
+            if let Some(b) = b {
+                expr(out, b);
+            }
+            out.push(']');
+        }
+        Expr::ListComprehension { variable, list, filter, map } => {
+            let _ = write!(out, "[{} IN ", id(variable));
+            expr(out, list);
+            if let Some(f) = filter {
+                out.push_str(" WHERE ");
+                expr(out, f);
+            }
+            if let Some(m) = map {
+                out.push_str(" | ");
+                expr(out, m);
+            }
+            out.push(']');
+        }
+        Expr::PatternComprehension { pattern, filter, map } => {
+            out.push('[');
+            path(out, pattern);
+            if let Some(f) = filter {
+                out.push_str(" WHERE ");
+                expr(out, f);
+            }
+            out.push_str(" | ");
+            expr(out, map);
+            out.push(']');
+        }
+        Expr::Quantified { quantifier, variable, list, predicate } => {
+            let name = match quantifier {
+                Quantifier::All => "all",
+                Quantifier::Any => "any",
+                Quantifier::None => "none",
+                Quantifier::Single => "single",
+            };
+            let _ = write!(out, "{name}({} IN ", id(variable));
+            expr(out, list);
+            out.push_str(" WHERE ");
+            expr(out, predicate);
+            out.push(')');
+        }
+        Expr::Reduce { accumulator, init, variable, list, step } => {
+            let _ = write!(out, "reduce({} = ", id(accumulator));
+            expr(out, init);
+            let _ = write!(out, ", {} IN ", id(variable));
+            expr(out, list);
+            out.push_str(" | ");
+            expr(out, step);
+            out.push(')');
+        }
+        Expr::Map(entries) => map(out, entries),
+        Expr::MapProjection(v, keys) => {
+            let _ = write!(out, "{}{{", id(v));
+            out.push_str(&keys.iter().map(|k| format!(".{}", id(k))).collect::<Vec<_>>().join(", "));
+            out.push('}');
+        }
+        Expr::ExistsSubquery(p, filter) => {
+            out.push_str("EXISTS { MATCH ");
+            path(out, p);
+            if let Some(f) = filter {
+                out.push_str(" WHERE ");
+                expr(out, f);
+            }
+            out.push_str(" }");
+        }
+        // A bare pattern: only ever generated in WHERE, where it is a predicate.
+        Expr::PatternPredicate(p) => path(out, p),
+    }
+}
+
+/// Renders an operand that is followed by `.k` or `[i]`: parenthesised
+/// unless it is a plain variable, literal or call.
+fn atom(out: &mut String, e: &Expr) {
+    match e {
+        Expr::Variable(_) | Expr::Function(..) | Expr::List(_) | Expr::Property(..) => expr(out, e),
+        Expr::Literal(v) if !is_negative(v) => expr(out, e),
+        _ => {
+            out.push('(');
+            expr(out, e);
+            out.push(')');
+        }
+    }
+}
+
+fn is_negative(v: &graphlancer_model::Value) -> bool {
+    match v {
+        graphlancer_model::Value::Int(i) => *i < 0,
+        graphlancer_model::Value::Float(x) => x.is_sign_negative(),
+        _ => false,
+    }
+}
