@@ -97,7 +97,6 @@ features! {
     PatternComprehension = "pattern_comprehension",
     MapLiteral = "map_literal",
     MapProjection = "map_projection",
-    MapAccess = "map_access",
     ExistsSubquery = "exists_subquery",
     PatternPredicate = "pattern_predicate",
     Quantifier = "quantifier",

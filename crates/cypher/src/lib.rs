@@ -3,6 +3,7 @@
 //! presets, and rendering to text. Pure: no I/O.
 
 pub mod ast;
+pub mod check;
 pub mod config;
 pub mod context;
 pub mod feature;

@@ -92,3 +92,30 @@ fn bad_values_are_refused() {
     assert_eq!(graphlancer(&["graph", "--seed", "-1"]).status.code(), Some(2));
     assert_eq!(graphlancer(&["graph", "--format", "xml"]).status.code(), Some(2));
 }
+
+#[test]
+fn generate_is_byte_identical_across_runs() {
+    let args = ["generate", "--dialect", "falkordb,grafeo", "--seed", "3", "--count", "50", "--format", "jsonl"];
+    let a = graphlancer(&args);
+    let b = graphlancer(&args);
+    assert!(a.status.success(), "{}", stderr(&a));
+    assert_eq!(a.stdout, b.stdout);
+    let lines: Vec<serde_json::Value> =
+        String::from_utf8_lossy(&a.stdout).lines().map(|l| serde_json::from_str(l).expect("JSON line")).collect();
+    assert_eq!(lines.len(), 50);
+    assert!(lines.iter().all(|l| l["text"].as_str().is_some_and(|t| t.contains("RETURN"))));
+    assert!(lines.iter().all(|l| l["features"].as_array().is_some_and(|f| !f.is_empty())));
+    let other = graphlancer(&["generate", "--dialect", "falkordb,grafeo", "--seed", "4", "--count", "50"]);
+    assert_ne!(String::from_utf8_lossy(&other.stdout), String::from_utf8_lossy(&a.stdout));
+}
+
+#[test]
+fn generate_refuses_bad_input() {
+    assert_setup_error(&graphlancer(&["generate", "--dialect", "oracle"]), "unknown dialect 'oracle'");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let config = dir.path().join("bad.toml");
+    std::fs::write(&config, "[weights]\nno_such_production = 2\n").expect("write");
+    let o = graphlancer(&["generate", "--config", config.to_str().expect("utf-8 path")]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("unknown feature 'no_such_production'"), "{}", stderr(&o));
+}

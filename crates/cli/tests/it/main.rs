@@ -4,6 +4,7 @@
 mod cli;
 mod cross;
 mod falkordb;
+mod generator;
 mod grafeo;
 mod known_bugs;
 

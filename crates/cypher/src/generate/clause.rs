@@ -131,7 +131,8 @@ impl Builder<'_, '_> {
         let det = self.deterministic();
         let mut items: Vec<(Expr, String)> = Vec::new();
         let mut vars: Vec<Var> = Vec::new();
-        let star = is_return && self.scope.vars().len() == 1 && self.chance(Feature::ReturnStar, 0.05);
+        let star =
+            is_return && !self.in_union && self.scope.vars().len() == 1 && self.chance(Feature::ReturnStar, 0.05);
         if star {
             vars.extend(self.scope.vars().iter().cloned());
         }
@@ -154,7 +155,7 @@ impl Builder<'_, '_> {
         }
         let computed = if star { 0 } else { self.rng_int(0, 2) };
         for _ in 0..computed {
-            let ty = self.scalar_type();
+            let ty = self.projected_type();
             if aggregate && ty == Ty::Float && !self.agreed("float_grouping_keys") {
                 continue;
             }
@@ -162,6 +163,14 @@ impl Builder<'_, '_> {
             let alias = self.names.fresh("a");
             let mut v = Var::new(alias.clone(), ty);
             v.nullable = true;
+            // An alias of a variable keeps what is known of its labels or types.
+            if let Expr::Variable(source) = &e
+                && let Some(src) = self.scope.get(source)
+            {
+                v.tags = src.tags.clone();
+                v.nullable = src.nullable;
+                v.bound = src.bound;
+            }
             if let Expr::Literal(Value::Int(i)) = &e {
                 v.bound = i.unsigned_abs();
             }
@@ -225,6 +234,16 @@ impl Builder<'_, '_> {
         };
         let p = Projection { distinct, star, items, predicate, order_by, skip, limit };
         (p, columns, if is_return { order_columns } else { None })
+    }
+
+    /// The type of a computed projection item: mostly scalars, now and then a
+    /// map or an endpoint node.
+    fn projected_type(&mut self) -> Ty {
+        match self.below(20) {
+            0 => Ty::Map,
+            1 if self.scope.of_type(&Ty::Rel).any(|v| !v.nullable) => Ty::Node,
+            _ => self.scalar_type(),
+        }
     }
 
     fn literal_item(&mut self) -> (Expr, Var) {

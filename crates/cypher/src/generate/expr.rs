@@ -34,6 +34,14 @@ impl Builder<'_, '_> {
             Ty::Bool => self.boolean(depth),
             Ty::List(inner) => self.list(inner, depth),
             Ty::Map => self.map(depth),
+            Ty::Node if self.coin(0.5) && self.scope.of_type(&Ty::Rel).any(|v| !v.nullable) => {
+                let rels: Vec<Var> = self.scope.of_type(&Ty::Rel).filter(|v| !v.nullable).cloned().collect();
+                let r = rels[self.below(rels.len())].name.clone();
+                let (f, feature) =
+                    if self.coin(0.5) { ("startNode", Feature::FnStartNode) } else { ("endNode", Feature::FnEndNode) };
+                self.features.insert(feature);
+                Expr::Function(f.into(), vec![Expr::Variable(r)])
+            }
             Ty::Node | Ty::Rel | Ty::Path => {
                 let vars: Vec<Var> = self.scope.of_type(ty).cloned().collect();
                 if vars.is_empty() {
@@ -120,6 +128,13 @@ impl Builder<'_, '_> {
             (11, Feature::FnHead, 1),
             (12, Feature::Reduce, 1),
             (13, Feature::FnSign, 1),
+            (14, Feature::FnLast, 1),
+            (15, Feature::FnCoalesce, 1),
+            (16, Feature::FnToInteger, 1),
+            (17, Feature::FnNodes, u32::from(self.scope.of_type(&Ty::Path).next().is_some())),
+            (18, Feature::FnRelationships, u32::from(self.scope.of_type(&Ty::Path).next().is_some())),
+            (19, Feature::FnId, u32::from(self.scope.of_type(&Ty::Node).next().is_some())),
+            (20, Feature::FnTimestamp, 1),
         ];
         let Some((choice, _)) = self.pick(&options) else { return self.leaf(&Ty::Int) };
         let d = depth + 1;
@@ -198,9 +213,36 @@ impl Builder<'_, '_> {
                     100,
                 )
             }
-            _ => {
+            13 => {
                 let (a, _) = self.int(d);
                 (Expr::Function("sign".into(), vec![a]), 1)
+            }
+            14 => {
+                let items: Vec<Expr> = (0..self.rng_int(1, 3)).map(|_| self.leaf(&Ty::Int).0).collect();
+                self.features.insert(Feature::ListLiteral);
+                (Expr::Function("last".into(), vec![Expr::List(items)]), BIG)
+            }
+            15 => {
+                let (a, ba) = self.leaf(&Ty::Int);
+                let (b, bb) = self.leaf(&Ty::Int);
+                (Expr::Function("coalesce".into(), vec![a, b]), ba.max(bb))
+            }
+            16 => {
+                let (a, ba) = self.int(d);
+                (Expr::Function("toInteger".into(), vec![a]), ba)
+            }
+            19 => {
+                let nodes: Vec<Var> = self.scope.of_type(&Ty::Node).cloned().collect();
+                let n = nodes[self.below(nodes.len())].name.clone();
+                (Expr::Function("id".into(), vec![Expr::Variable(n)]), BIG)
+            }
+            20 => (Expr::Function("timestamp".into(), Vec::new()), BIG),
+            _ => {
+                let paths: Vec<Var> = self.scope.of_type(&Ty::Path).cloned().collect();
+                let p = paths[self.below(paths.len())].name.clone();
+                let f = if choice == 17 { "nodes" } else { "relationships" };
+                self.features.insert(Feature::FnSize);
+                (Expr::Function("size".into(), vec![Expr::Function(f.into(), vec![Expr::Variable(p)])]), 1 << 20)
             }
         }
     }
@@ -221,6 +263,13 @@ impl Builder<'_, '_> {
             (7, Feature::FnCeil, 1),
             (8, Feature::Negate, 1),
             (9, Feature::FnSqrt, 1),
+            (10, Feature::Power, 1),
+            (11, Feature::FnRound, 1),
+            (12, Feature::FnExp, 1),
+            (13, Feature::FnLog, 1),
+            (14, Feature::FnSin, 1),
+            (15, Feature::FnCos, 1),
+            (16, Feature::FnRand, 1),
         ];
         let Some((choice, _)) = self.pick(&options) else { return (self.leaf(&Ty::Float).0, true) };
         let d = depth + 1;
@@ -244,9 +293,33 @@ impl Builder<'_, '_> {
             6 => Expr::Function("floor".into(), vec![self.float(d).0]),
             7 => Expr::Function("ceil".into(), vec![self.float(d).0]),
             8 => Expr::Negate(Box::new(self.float(d).0)),
-            _ => Expr::Function("sqrt".into(), vec![Expr::Function("abs".into(), vec![self.float(d).0])]),
+            9 => Expr::Function("sqrt".into(), vec![Expr::Function("abs".into(), vec![self.float(d).0])]),
+            10 => {
+                let (a, _) = self.float(d);
+                let exponent = Expr::Literal(Value::Int(self.rng_int(0, 3)));
+                Expr::binary(BinOp::Pow, a, exponent)
+            }
+            11 => Expr::Function("round".into(), vec![self.float(d).0]),
+            // Transcendental functions on small literals only: libraries agree
+            // to the last digits there, and arguments far from zero lose them.
+            12 => Expr::Function("exp".into(), vec![self.small_float()]),
+            13 => Expr::Function(
+                "log".into(),
+                vec![Expr::binary(BinOp::Add, self.small_float_abs(), Expr::Literal(Value::Float(1.0)))],
+            ),
+            14 => Expr::Function("sin".into(), vec![self.small_float()]),
+            15 => Expr::Function("cos".into(), vec![self.small_float()]),
+            _ => Expr::Function("rand".into(), Vec::new()),
         };
         (e, false)
+    }
+
+    fn small_float(&mut self) -> Expr {
+        Expr::Literal(Value::Float(f64::from(i32::try_from(self.rng_int(-20, 20)).unwrap_or(0)) / 8.0))
+    }
+
+    fn small_float_abs(&mut self) -> Expr {
+        Expr::Literal(Value::Float(f64::from(i32::try_from(self.rng_int(0, 40)).unwrap_or(0)) / 8.0))
     }
 
     /// A string expression.
@@ -268,6 +341,8 @@ impl Builder<'_, '_> {
             (10, Feature::CaseSimple, 1),
             (11, Feature::FnLTrim, 1),
             (12, Feature::FnRTrim, 1),
+            (13, Feature::FnType, u32::from(self.scope.of_type(&Ty::Rel).any(|v| !v.nullable))),
+            (14, Feature::FnCoalesce, 1),
         ];
         let lengths = u32::from(self.agreed("string_length"));
         let options = options.map(|(c, f, w)| match c {
@@ -314,7 +389,18 @@ impl Builder<'_, '_> {
                 }
             }
             11 => Expr::Function("ltrim".into(), vec![self.string(d)]),
-            _ => Expr::Function("rtrim".into(), vec![self.string(d)]),
+            12 => Expr::Function("rtrim".into(), vec![self.string(d)]),
+            13 => {
+                // Never of null: Grafeo fails type(null) with an internal error.
+                let rels: Vec<Var> = self.scope.of_type(&Ty::Rel).filter(|v| !v.nullable).cloned().collect();
+                let r = rels[self.below(rels.len())].name.clone();
+                Expr::Function("type".into(), vec![Expr::Variable(r)])
+            }
+            _ => {
+                let a = self.leaf(&Ty::String).0;
+                let b = self.literal(&Ty::String);
+                Expr::Function("coalesce".into(), vec![a, b])
+            }
         }
     }
 
@@ -341,6 +427,7 @@ impl Builder<'_, '_> {
             (13, Feature::ExistsSubquery, u32::from(has_anchor)),
             (14, Feature::PatternPredicate, u32::from(has_anchor && self.in_where)),
             (15, Feature::CaseGeneric, 1),
+            (16, Feature::FnToBoolean, 1),
         ];
         let Some((choice, _)) = self.pick(&options) else { return self.leaf(&Ty::Bool).0 };
         let d = depth + 1;
@@ -396,12 +483,13 @@ impl Builder<'_, '_> {
                 Some(p) => Expr::PatternPredicate(Box::new(p)),
                 None => self.leaf(&Ty::Bool).0,
             },
-            _ => {
+            15 => {
                 let cond = self.boolean(d);
                 let then = self.boolean(d);
                 let otherwise = self.boolean(d);
                 Expr::Case { subject: None, branches: vec![(cond, then)], otherwise: Some(Box::new(otherwise)) }
             }
+            _ => Expr::Function("toBoolean".into(), vec![self.boolean(d)]),
         }
     }
 
@@ -461,6 +549,7 @@ impl Builder<'_, '_> {
             (3, Feature::FnSplit, u32::from(*inner == Ty::String)),
             (4, Feature::ListSlice, 1),
             (5, Feature::FnTail, 1),
+            (6, Feature::ListConcat, 1),
         ];
         let choice = if depth >= self.g.config.max_depth { None } else { self.pick(&options).map(|c| c.0) };
         match choice {
@@ -491,6 +580,7 @@ impl Builder<'_, '_> {
                 Expr::Slice(Box::new(l), a, b)
             }
             Some(5) => Expr::Function("tail".into(), vec![self.list(inner, d)]),
+            Some(6) => Expr::binary(BinOp::Add, self.list(inner, d), self.list(inner, d)),
             _ => {
                 self.features.insert(Feature::ListLiteral);
                 let n = self.rng_int(1, 4);
@@ -514,10 +604,9 @@ impl Builder<'_, '_> {
             ),
         ];
         match self.pick(&options).map(|c| c.0) {
-            Some(1 | 2) => {
+            Some(c @ (1 | 2)) => {
                 let n = node.expect("weighted only when a node is in scope");
-                let f = if self.coin(0.5) { "keys" } else { "labels" };
-                self.features.insert(if f == "keys" { Feature::FnKeys } else { Feature::FnLabels });
+                let f = if c == 1 { "keys" } else { "labels" };
                 Expr::Function(f.into(), vec![Expr::Variable(n.name)])
             }
             Some(3) => match self.anchored_pattern() {
@@ -547,6 +636,12 @@ impl Builder<'_, '_> {
             if !chosen.is_empty() {
                 return Expr::MapProjection(n.name, chosen);
             }
+        }
+        let entity = self.scope.vars().iter().find(|v| matches!(v.ty, Ty::Node | Ty::Rel) && !v.nullable).cloned();
+        if let Some(e) = entity
+            && self.chance(Feature::FnProperties, 0.4)
+        {
+            return Expr::Function("properties".into(), vec![Expr::Variable(e.name)]);
         }
         self.features.insert(Feature::MapLiteral);
         let n = self.rng_int(1, 3);

@@ -211,17 +211,26 @@ impl<'a> Generator<'a> {
     /// Fills in a skeleton.
     pub fn complete(&self, skeleton: &Skeleton, rng: &mut CaseRng) -> Generated {
         let mut b = Builder::new(self, rng);
+        b.in_union = skeleton.parts.len() > 1;
         let mut parts = Vec::new();
         let mut columns: Option<Vec<(String, Ty)>> = None;
         let mut order_columns = None;
         for kinds in &skeleton.parts {
             b.scope = Scope::default();
+            b.islands = 0;
             let (clauses, cols, order) = b.single_query(kinds, columns.as_deref());
             if columns.is_none() {
                 columns = Some(cols);
                 order_columns = order;
             }
             parts.push(SingleQuery { clauses });
+        }
+        let read_after_write = skeleton
+            .parts
+            .iter()
+            .any(|kinds| kinds.windows(3).any(|w| w[0].is_write() && w[1] == ClauseKind::With && w[2].is_read()));
+        if read_after_write {
+            b.features.insert(Feature::ReadAfterWrite);
         }
         if parts.len() > 1 {
             b.features.insert(if skeleton.union_all { Feature::UnionAll } else { Feature::Union });
@@ -261,11 +270,25 @@ struct Builder<'g, 'r> {
     features: BTreeSet<Feature>,
     /// Generating a WHERE predicate, where a bare pattern may stand.
     in_where: bool,
+    /// Completing a UNION, whose parts must name their columns alike.
+    in_union: bool,
+    /// Patterns in this single query that joined nothing already bound:
+    /// each multiplies the rows, so they are rationed.
+    islands: usize,
 }
 
 impl<'g, 'r> Builder<'g, 'r> {
     fn new(g: &'g Generator<'g>, rng: &'r mut CaseRng) -> Self {
-        Self { g, rng, scope: Scope::default(), names: Names::default(), features: BTreeSet::new(), in_where: false }
+        Self {
+            g,
+            rng,
+            scope: Scope::default(),
+            names: Names::default(),
+            features: BTreeSet::new(),
+            in_where: false,
+            in_union: false,
+            islands: 0,
+        }
     }
 
     fn deterministic(&self) -> bool {
@@ -359,3 +382,6 @@ impl<'g, 'r> Builder<'g, 'r> {
         self.rng.random_range(0..n)
     }
 }
+
+#[cfg(test)]
+mod tests;

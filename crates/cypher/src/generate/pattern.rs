@@ -83,7 +83,11 @@ impl Builder<'_, '_> {
         };
         // Start from a node already in scope more often than not, so patterns
         // join instead of multiplying into cartesian products.
-        let reuse = if self.coin(0.55) { self.bound_node() } else { None };
+        const MAX_ISLANDS: usize = 2;
+        let reuse = if self.islands >= MAX_ISLANDS || self.coin(0.55) { self.bound_node() } else { None };
+        if reuse.is_none() {
+            self.islands += 1;
+        }
         let mut steps = Vec::new();
         let mut near = reuse.as_ref().and_then(|v| v.tags.first().cloned());
         for _ in 0..hops {

@@ -1,0 +1,148 @@
+//! Properties of many generated queries: scope and types (by the independent
+//! checker), determinism, profile and preset rules, and rendered snapshots.
+
+use graphlancer_model::{GraphConfig, derive_rng, generate};
+
+use super::Generator;
+use crate::ast::{Clause, Expr, Projection};
+use crate::check::check;
+use crate::config::{GeneratorConfig, Preset};
+use crate::feature::Feature;
+use crate::profile::{BUILT_IN, DialectProfile};
+
+fn profiles() -> Vec<DialectProfile> {
+    let mut all: Vec<DialectProfile> =
+        BUILT_IN.iter().map(|n| DialectProfile::built_in(n).expect("built-in profile")).collect();
+    let pair = ["falkordb", "grafeo"].map(|n| DialectProfile::built_in(n).expect("built-in profile"));
+    all.push(DialectProfile::intersect(&pair));
+    all
+}
+
+#[test]
+fn generated_queries_pass_the_independent_checker() {
+    let graph = generate(3, &GraphConfig::default()).expect("valid");
+    for profile in profiles() {
+        for preset in [Preset::Differential, Preset::Crash, Preset::Readonly] {
+            let config = GeneratorConfig::preset(preset);
+            let generator = Generator::new(&graph, &profile, &config);
+            for i in 0..300 {
+                let g = generator.generate(&mut derive_rng(11, &[3, i]));
+                if let Err(e) = check(&g.query, &graph.schema) {
+                    panic!("{} / {preset:?} / query {i}: {e}\n{}", profile.name, g.text);
+                }
+                assert!(g.clause_count >= 1);
+            }
+        }
+    }
+}
+
+#[test]
+fn generation_is_a_pure_function_of_its_inputs() {
+    let graph = generate(1, &GraphConfig::default()).expect("valid");
+    let profile = DialectProfile::built_in("falkordb").expect("profile");
+    let config = GeneratorConfig::preset(Preset::Differential);
+    let run = || -> Vec<String> {
+        let generator = Generator::new(&graph, &profile, &config);
+        (0..200)
+            .map(|i| serde_json::to_string(&generator.generate(&mut derive_rng(5, &[3, i]))).expect("serializes"))
+            .collect()
+    };
+    assert_eq!(run(), run());
+    let other: Vec<String> = {
+        let generator = Generator::new(&graph, &profile, &config);
+        (0..200).map(|i| generator.generate(&mut derive_rng(6, &[3, i])).text).collect()
+    };
+    assert_ne!(run().len(), 0);
+    assert_ne!(other[0], serde_json::from_str::<super::Generated>(&run()[0]).expect("parses").text);
+}
+
+fn projections(clauses: &[Clause]) -> Vec<&Projection> {
+    let mut out = Vec::new();
+    for c in clauses {
+        match c {
+            Clause::With(p) | Clause::Return(p) => out.push(p),
+            Clause::Call { body, .. } => out.extend(projections(&body.clauses)),
+            _ => {}
+        }
+    }
+    out
+}
+
+#[test]
+fn deterministic_presets_keep_their_rules() {
+    let graph = generate(4, &GraphConfig::default()).expect("valid");
+    for profile in profiles() {
+        for preset in [Preset::Differential, Preset::Readonly] {
+            let config = GeneratorConfig::preset(preset);
+            let generator = Generator::new(&graph, &profile, &config);
+            for i in 0..300 {
+                let g = generator.generate(&mut derive_rng(12, &[3, i]));
+                for f in &g.features {
+                    assert!(profile.has(*f), "{}: {f} is not in the profile\n{}", profile.name, g.text);
+                    assert!(!profile.bugs.contains_key(f), "{}: {f} is a known bug\n{}", profile.name, g.text);
+                }
+                for banned in ["rand(", "timestamp(", "id("] {
+                    assert!(!g.text.contains(banned), "{banned} in {}", g.text);
+                }
+                if preset == Preset::Readonly {
+                    for w in ["CREATE", "MERGE", "SET ", "DELETE", "REMOVE"] {
+                        assert!(!g.text.contains(w), "{w} in a readonly query: {}", g.text);
+                    }
+                }
+                for part in &g.query.parts {
+                    for p in projections(&part.clauses) {
+                        if p.skip.is_some() || p.limit.is_some() {
+                            // A total order: every item is an ORDER BY key.
+                            let keys: Vec<&Expr> = p.order_by.iter().map(|(e, _)| e).collect();
+                            assert_eq!(keys.len(), p.items.len(), "SKIP/LIMIT without a total order: {}", g.text);
+                        }
+                        let collected =
+                            p.items.iter().any(|(e, _)| matches!(e, Expr::Aggregate { name, .. } if name == "collect"));
+                        assert!(!collected, "collect() order leaks into the result: {}", g.text);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn every_enabled_production_is_reachable() {
+    // Over a few thousand queries of the crash preset (which keeps every
+    // production the profile accepts), each one shows up.
+    let graph = generate(2, &GraphConfig::default()).expect("valid");
+    let profile = DialectProfile::built_in("neo4j5").expect("profile");
+    let config = GeneratorConfig::preset(Preset::Crash);
+    let generator = Generator::new(&graph, &profile, &config);
+    let mut used = std::collections::BTreeSet::new();
+    for i in 0..4000 {
+        used.extend(generator.generate(&mut derive_rng(13, &[3, i])).features);
+    }
+    let missing: Vec<&str> =
+        profile.features.iter().filter(|f| config.weight(**f) > 0 && !used.contains(f)).map(|f| f.name()).collect();
+    assert!(missing.is_empty(), "never generated: {missing:?}");
+}
+
+#[test]
+fn a_zero_weight_disables_a_production() {
+    let graph = generate(2, &GraphConfig::default()).expect("valid");
+    let profile = DialectProfile::built_in("neo4j5").expect("profile");
+    let config = GeneratorConfig::from_toml("[weights]\nunion = 0\nunion_all = 0\noptional_match = 0").expect("valid");
+    let generator = Generator::new(&graph, &profile, &config);
+    for i in 0..300 {
+        let g = generator.generate(&mut derive_rng(14, &[3, i]));
+        assert!(!g.features.contains(&Feature::Union) && !g.features.contains(&Feature::OptionalMatch));
+        assert!(!g.text.contains("UNION") && !g.text.contains("OPTIONAL"), "{}", g.text);
+    }
+}
+
+#[test]
+fn rendered_queries_per_dialect() {
+    let graph = generate(0, &GraphConfig::default()).expect("valid");
+    for profile in profiles() {
+        let config = GeneratorConfig::preset(Preset::Differential);
+        let generator = Generator::new(&graph, &profile, &config);
+        let texts: Vec<String> = (0..6).map(|i| generator.generate(&mut derive_rng(0, &[3, i])).text).collect();
+        insta::assert_snapshot!(format!("render_{}", profile.name.replace('&', "_and_")), texts.join("\n"));
+    }
+}
