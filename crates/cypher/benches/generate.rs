@@ -14,7 +14,7 @@ fn main() {
         let profile = DialectProfile::built_in(dialect).expect("built-in profile");
         let config = GeneratorConfig::preset(Preset::Differential);
         let generator = Generator::new(&graph, &profile, &config);
-        let n: u64 = 100_000;
+        let n: u64 = std::env::var("GRAPHLANCER_BENCH_N").ok().and_then(|v| v.parse().ok()).unwrap_or(100_000);
         // Warm up, then measure.
         for i in 0..2_000 {
             black_box(generator.generate(&mut derive_rng(1, &[3, i])));

@@ -19,7 +19,7 @@ const SAFE: u64 = 1 << 62;
 /// The scalar types expressions are drawn for.
 const SCALARS: [Ty; 4] = [Ty::Int, Ty::Float, Ty::String, Ty::Bool];
 
-impl Builder<'_, '_> {
+impl<'g> Builder<'g, '_> {
     /// Any scalar type.
     pub(super) fn scalar_type(&mut self) -> Ty {
         SCALARS[self.below(SCALARS.len())].clone()
@@ -53,14 +53,14 @@ impl Builder<'_, '_> {
         }
     }
 
-    /// Properties `v.k` of type `ty` available in scope.
-    fn properties_of(&self, ty: &Ty) -> Vec<Expr> {
+    /// Properties `v.k` of type `ty` available in scope, as (variable, key).
+    fn properties_of(&self, ty: &Ty) -> Vec<(usize, String)> {
         let mut out = Vec::new();
-        for v in self.scope.vars() {
+        for (i, v) in self.scope.vars().iter().enumerate() {
             if matches!(v.ty, Ty::Node | Ty::Rel) {
-                for k in self.keys_of(v) {
-                    if &self.key_type(&k) == ty {
-                        out.push(Expr::Property(Box::new(Expr::Variable(v.name.clone())), k));
+                for k in self.keys_of(v).iter() {
+                    if &self.key_type(k) == ty {
+                        out.push((i, k.clone()));
                     }
                 }
             }
@@ -88,15 +88,21 @@ impl Builder<'_, '_> {
     /// A leaf: a variable, a property or a literal. The flag says whether it
     /// is stored data (not computed), which float equality needs.
     fn leaf(&mut self, ty: &Ty) -> (Expr, u64) {
-        let vars: Vec<Var> = self.scope.of_type(ty).cloned().collect();
-        let props = self.properties_of(ty);
         let roll = self.below(10);
-        if roll < 5 && !props.is_empty() {
-            return (props[self.below(props.len())].clone(), BIG);
+        if roll < 5 {
+            let props = self.properties_of(ty);
+            if !props.is_empty() {
+                let (i, k) = props[self.below(props.len())].clone();
+                let name = self.scope.vars()[i].name.clone();
+                return (Expr::Property(Box::new(Expr::Variable(name)), k), BIG);
+            }
         }
-        if roll < 7 && !vars.is_empty() {
-            let v = &vars[self.below(vars.len())];
-            return (Expr::Variable(v.name.clone()), v.bound);
+        if roll < 7 {
+            let vars: Vec<(String, u64)> = self.scope.of_type(ty).map(|v| (v.name.clone(), v.bound)).collect();
+            if !vars.is_empty() {
+                let (name, bound) = vars[self.below(vars.len())].clone();
+                return (Expr::Variable(name), bound);
+            }
         }
         let lit = self.literal(ty);
         let bound = match &lit {
@@ -632,7 +638,7 @@ impl Builder<'_, '_> {
             && self.chance(Feature::MapProjection, 0.5)
         {
             let keys = self.keys_of(&n);
-            let chosen: Vec<String> = keys.into_iter().filter(|_| self.coin(0.5)).take(3).collect();
+            let chosen: Vec<String> = keys.iter().cloned().filter(|_| self.coin(0.5)).take(3).collect();
             if !chosen.is_empty() {
                 return Expr::MapProjection(n.name, chosen);
             }

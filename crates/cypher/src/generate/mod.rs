@@ -10,7 +10,7 @@ mod pattern;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use graphlancer_model::{CaseRng, Graph, PropertyType, Value};
+use graphlancer_model::{CaseRng, Graph, Value};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
@@ -125,18 +125,66 @@ impl ValueIndex {
     }
 }
 
+/// Property keys per label and per relationship type, and over all of them,
+/// sorted: property key safety asks for them at every property access.
+#[derive(Debug, Clone, Default)]
+struct KeyIndex {
+    by_label: BTreeMap<String, Vec<String>>,
+    by_type: BTreeMap<String, Vec<String>>,
+    all_node: Vec<String>,
+    all_rel: Vec<String>,
+}
+
+impl KeyIndex {
+    fn new(schema: &graphlancer_model::Schema) -> Self {
+        let sorted = |mut v: Vec<String>| {
+            v.sort();
+            v.dedup();
+            v
+        };
+        Self {
+            by_label: schema.labels.iter().map(|l| (l.name.clone(), sorted(l.keys.clone()))).collect(),
+            by_type: schema.rel_types.iter().map(|t| (t.name.clone(), sorted(t.keys.clone()))).collect(),
+            all_node: sorted(schema.labels.iter().flat_map(|l| l.keys.clone()).collect()),
+            all_rel: sorted(schema.rel_types.iter().flat_map(|t| t.keys.clone()).collect()),
+        }
+    }
+}
+
 /// Generates queries for one graph, dialect profile and configuration.
 pub struct Generator<'a> {
     graph: &'a Graph,
     profile: &'a DialectProfile,
     config: &'a GeneratorConfig,
     values: ValueIndex,
+    keys: KeyIndex,
+    /// Effective weight per production, indexed by `Feature as usize`.
+    weights: Vec<u32>,
+    key_types: BTreeMap<String, Ty>,
+    steps: pattern::Steps,
 }
 
 impl<'a> Generator<'a> {
     /// A generator for `graph` in the dialect `profile`.
     pub fn new(graph: &'a Graph, profile: &'a DialectProfile, config: &'a GeneratorConfig) -> Self {
-        Self { graph, profile, config, values: ValueIndex::new(graph) }
+        let weights = Feature::ALL
+            .iter()
+            .map(|&f| {
+                let known_wrong = config.deterministic && profile.bugs.contains_key(&f);
+                if profile.has(f) && !known_wrong { config.weight(f) } else { 0 }
+            })
+            .collect();
+        let key_types = graph.schema.keys.iter().map(|k| (k.name.clone(), Ty::of_property(k.ty))).collect();
+        Self {
+            graph,
+            profile,
+            config,
+            values: ValueIndex::new(graph),
+            keys: KeyIndex::new(&graph.schema),
+            weights,
+            key_types,
+            steps: pattern::Steps::new(&graph.schema),
+        }
     }
 
     /// Generates one query: a skeleton, then its completion.
@@ -147,8 +195,7 @@ impl<'a> Generator<'a> {
 
     /// The weight of a production under this profile and configuration.
     fn weight(&self, f: Feature) -> u32 {
-        let known_wrong = self.config.deterministic && self.profile.bugs.contains_key(&f);
-        if self.profile.has(f) && !known_wrong { self.config.weight(f) } else { 0 }
+        self.weights[f as usize]
     }
 
     /// Draws a clause sequence.
@@ -329,11 +376,21 @@ impl<'g, 'r> Builder<'g, 'r> {
     }
 
     fn pick<T: Copy>(&mut self, options: &[(T, Feature, u32)]) -> Option<(T, Feature)> {
-        let weighted_options: Vec<((T, Feature), u32)> =
-            options.iter().map(|(t, f, base)| ((*t, *f), self.g.weight(*f) * base)).collect();
-        let chosen = weighted(self.rng, &weighted_options)?;
-        self.features.insert(chosen.1);
-        Some(chosen)
+        let w = |f: Feature, base: u32| u64::from(self.g.weight(f) * base);
+        let total: u64 = options.iter().map(|(_, f, base)| w(*f, *base)).sum();
+        if total == 0 {
+            return None;
+        }
+        let mut roll = self.rng.random_range(0..total);
+        for (t, f, base) in options {
+            let weight = w(*f, *base);
+            if roll < weight {
+                self.features.insert(*f);
+                return Some((*t, *f));
+            }
+            roll -= weight;
+        }
+        None
     }
 
     fn schema(&self) -> &'g graphlancer_model::Schema {
@@ -341,12 +398,18 @@ impl<'g, 'r> Builder<'g, 'r> {
     }
 
     fn key_type(&self, key: &str) -> Ty {
-        Ty::of_property(self.schema().key_type(key).unwrap_or(PropertyType::Int))
+        self.g.key_types.get(key).cloned().unwrap_or(Ty::Int)
     }
 
     /// A value of `key` that occurs in the graph on one of `owners` (labels
     /// or relationship types; any owner when empty), or a typed default.
     fn graph_value_on(&mut self, owners: &[String], key: &str) -> Value {
+        if let [owner] = owners
+            && let Some(values) = self.g.values.by_owner.get(&(owner.clone(), key.to_owned()))
+            && !values.is_empty()
+        {
+            return values[self.rng.random_range(0..values.len())].clone();
+        }
         let mut pool: Vec<&Value> = Vec::new();
         for o in owners {
             if let Some(values) = self.g.values.by_owner.get(&(o.clone(), key.to_owned())) {

@@ -1,6 +1,9 @@
 //! Patterns: MATCH patterns that follow the schema's label pairs (so they
 //! find something), and directed, fixed-length CREATE and MERGE patterns.
 
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+
 use graphlancer_model::{ID_PROPERTY, Value};
 
 use super::Builder;
@@ -10,47 +13,71 @@ use crate::types::{Ty, Var};
 
 /// One step of a pattern drawn from the schema: a type, its label pair and
 /// the direction it is walked in.
-struct Step {
+#[derive(Debug, Clone)]
+pub(super) struct Step {
     rel_type: String,
     near: String,
     far: String,
     direction: Direction,
 }
 
-impl Builder<'_, '_> {
+/// Every step the schema allows, and those leaving each label.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Steps {
+    all: Vec<Step>,
+    by_near: BTreeMap<String, Vec<usize>>,
+}
+
+impl Steps {
+    pub(super) fn new(schema: &graphlancer_model::Schema) -> Self {
+        let mut all = Vec::new();
+        for t in &schema.rel_types {
+            for (a, b) in &t.endpoints {
+                all.push(Step { rel_type: t.name.clone(), near: a.clone(), far: b.clone(), direction: Direction::Out });
+                all.push(Step { rel_type: t.name.clone(), near: b.clone(), far: a.clone(), direction: Direction::In });
+            }
+        }
+        let mut by_near: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+        for (i, s) in all.iter().enumerate() {
+            by_near.entry(s.near.clone()).or_default().push(i);
+        }
+        Self { all, by_near }
+    }
+}
+
+impl<'g> Builder<'g, '_> {
     /// Keys a node or relationship variable may carry (property key safety).
-    pub(super) fn keys_of(&self, var: &Var) -> Vec<String> {
-        let schema = self.schema();
-        let mut keys: Vec<String> = match var.ty {
-            Ty::Node if var.tags.is_empty() => schema.labels.iter().flat_map(|l| l.keys.clone()).collect(),
-            Ty::Node => var.tags.iter().filter_map(|l| schema.label(l)).flat_map(|l| l.keys.clone()).collect(),
-            Ty::Rel if var.tags.is_empty() => schema.rel_types.iter().flat_map(|t| t.keys.clone()).collect(),
-            Ty::Rel => var.tags.iter().filter_map(|t| schema.rel_type(t)).flat_map(|t| t.keys.clone()).collect(),
-            _ => Vec::new(),
-        };
-        keys.sort();
-        keys.dedup();
-        keys
+    pub(super) fn keys_of(&self, var: &Var) -> Cow<'g, [String]> {
+        let keys = &self.g.keys;
+        let single =
+            |map: &'g BTreeMap<String, Vec<String>>, tag: &str| map.get(tag).map(|k| Cow::Borrowed(k.as_slice()));
+        match (&var.ty, var.tags.as_slice()) {
+            (Ty::Node, []) => Cow::Borrowed(&keys.all_node),
+            (Ty::Rel, []) => Cow::Borrowed(&keys.all_rel),
+            (Ty::Node, [tag]) => single(&keys.by_label, tag).unwrap_or(Cow::Borrowed(&[])),
+            (Ty::Rel, [tag]) => single(&keys.by_type, tag).unwrap_or(Cow::Borrowed(&[])),
+            (Ty::Node | Ty::Rel, tags) => {
+                let map = if var.ty == Ty::Node { &keys.by_label } else { &keys.by_type };
+                let mut all: Vec<String> = tags.iter().filter_map(|t| map.get(t)).flatten().cloned().collect();
+                all.sort();
+                all.dedup();
+                Cow::Owned(all)
+            }
+            _ => Cow::Borrowed(&[]),
+        }
     }
 
     fn step(&mut self, near: Option<&str>) -> Option<Step> {
-        let schema = self.schema();
-        let mut candidates = Vec::new();
-        for t in &schema.rel_types {
-            for (a, b) in &t.endpoints {
-                if near.is_none_or(|n| n == a) {
-                    candidates.push((t.name.clone(), a.clone(), b.clone(), Direction::Out));
-                }
-                if near.is_none_or(|n| n == b) {
-                    candidates.push((t.name.clone(), b.clone(), a.clone(), Direction::In));
-                }
+        let steps = &self.g.steps;
+        let i = match near {
+            None if steps.all.is_empty() => return None,
+            None => self.below(steps.all.len()),
+            Some(label) => {
+                let from = steps.by_near.get(label)?;
+                from[self.below(from.len())]
             }
-        }
-        if candidates.is_empty() {
-            return None;
-        }
-        let (rel_type, near, far, direction) = candidates.swap_remove(self.below(candidates.len()));
-        Some(Step { rel_type, near, far, direction })
+        };
+        Some(steps.all[i].clone())
     }
 
     /// A property constraint `{k: v}` with a value the graph has on `owners`.
@@ -65,8 +92,12 @@ impl Builder<'_, '_> {
 
     /// A node variable in scope that is certainly bound (not from OPTIONAL MATCH).
     pub(super) fn bound_node(&mut self) -> Option<Var> {
-        let nodes: Vec<Var> = self.scope.of_type(&Ty::Node).filter(|v| !v.nullable).cloned().collect();
-        (!nodes.is_empty()).then(|| nodes[self.below(nodes.len())].clone())
+        let count = self.scope.vars().iter().filter(|v| v.ty == Ty::Node && !v.nullable).count();
+        if count == 0 {
+            return None;
+        }
+        let pick = self.below(count);
+        self.scope.vars().iter().filter(|v| v.ty == Ty::Node && !v.nullable).nth(pick).cloned()
     }
 
     /// A MATCH pattern; binds the variables it introduces.
@@ -195,7 +226,7 @@ impl Builder<'_, '_> {
         let mut var = Var::new(variable.clone().unwrap_or_default(), Ty::Node);
         var.tags = labels.clone();
         let keys = self.keys_of(&var);
-        let properties = self.pattern_properties(&labels, &keys);
+        let properties = self.pattern_properties(&labels, &keys.into_owned());
         if variable.is_some() {
             new_vars.push(var);
         }
@@ -207,7 +238,7 @@ impl Builder<'_, '_> {
         let name = self.names.fresh("n");
         let mut var = Var::new(name.clone(), Ty::Node);
         var.tags = vec![label.clone()];
-        let keys = self.keys_of(&var);
+        let keys = self.keys_of(&var).into_owned();
         let mut properties = Vec::new();
         for k in keys {
             if self.coin(0.5) {
@@ -262,7 +293,7 @@ impl Builder<'_, '_> {
         let mut rel_var = Var::new(name.clone(), Ty::Rel);
         rel_var.tags = vec![step.rel_type.clone()];
         let mut properties = Vec::new();
-        for k in self.keys_of(&rel_var) {
+        for k in self.keys_of(&rel_var).into_owned() {
             if self.coin(0.4) {
                 let ty = self.key_type(&k);
                 properties.push((k, self.write_value(&ty)));
