@@ -428,7 +428,7 @@ impl Builder<'_, '_> {
             0 => self.set_property_item(&target)?,
             1 | 2 => {
                 let keys = self.keys_of(&target);
-                let chosen: Vec<String> = keys.iter().cloned().filter(|_| self.coin(0.5)).take(2).collect();
+                let chosen: Vec<String> = keys.iter().filter(|_| self.coin(0.5)).take(2).cloned().collect();
                 let mut entries = Vec::new();
                 for k in chosen {
                     let ty = self.key_type(&k);

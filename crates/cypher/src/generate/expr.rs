@@ -638,7 +638,7 @@ impl<'g> Builder<'g, '_> {
             && self.chance(Feature::MapProjection, 0.5)
         {
             let keys = self.keys_of(&n);
-            let chosen: Vec<String> = keys.iter().cloned().filter(|_| self.coin(0.5)).take(3).collect();
+            let chosen: Vec<String> = keys.iter().filter(|_| self.coin(0.5)).take(3).cloned().collect();
             if !chosen.is_empty() {
                 return Expr::MapProjection(n.name, chosen);
             }

@@ -226,7 +226,7 @@ impl<'g> Builder<'g, '_> {
         let mut var = Var::new(variable.clone().unwrap_or_default(), Ty::Node);
         var.tags = labels.clone();
         let keys = self.keys_of(&var);
-        let properties = self.pattern_properties(&labels, &keys.into_owned());
+        let properties = self.pattern_properties(&labels, &keys);
         if variable.is_some() {
             new_vars.push(var);
         }
