@@ -127,6 +127,8 @@ pub(crate) struct Validity {
     by_clauses: BTreeMap<usize, (usize, usize)>,
     /// Enabled productions no query used.
     never_used: Vec<&'static str>,
+    /// Enabled productions the generator leaves out for these engines, with why.
+    steered_off: Vec<(&'static str, &'static str)>,
     /// The first rejected queries with the engine's message.
     rejections: Vec<(String, String)>,
     seconds: f64,
@@ -194,11 +196,13 @@ pub(crate) fn validity(
     let n = v.queries.max(1) as f64;
     v.rejection_rate = v.rejected.values().sum::<usize>() as f64 / n;
     v.non_empty_rate = v.non_empty as f64 / n;
+    let steered = generator.steered_off();
+    v.steered_off = steered.iter().map(|(f, why)| (f.name(), *why)).collect();
     v.never_used = profile
         .features
         .iter()
         .filter(|f| config.weight(**f) > 0 && !(config.deterministic && profile.bugs.contains_key(f)))
-        .filter(|f| !used.contains(f))
+        .filter(|f| !used.contains(f) && !steered.iter().any(|(s, _)| s == *f))
         .map(|f| f.name())
         .collect();
     Ok(v)
@@ -225,6 +229,9 @@ pub(crate) fn report(v: &Validity) -> String {
             "  {clauses} clauses: {n} queries, {:.1}% non-empty\n",
             100.0 * *ne as f64 / (*n).max(1) as f64
         ));
+    }
+    for (f, why) in &v.steered_off {
+        s.push_str(&format!("steered off: {f} ({why})\n"));
     }
     if !v.never_used.is_empty() {
         s.push_str(&format!("enabled but never generated: {}\n", v.never_used.join(", ")));

@@ -97,7 +97,7 @@ impl Builder<'_, '_> {
                 conjuncts.push(Expr::IsNull { expr: Box::new(Expr::var(r)), negated: true });
             }
         }
-        if self.chance(Feature::MatchWhere, 0.45) {
+        if self.chance(Feature::MatchWhere, 0.4) {
             conjuncts.push(self.predicate());
         }
         let predicate = conjuncts.into_iter().reduce(|a, b| Expr::binary(BinOp::And, a, b));
@@ -107,7 +107,8 @@ impl Builder<'_, '_> {
     fn unwind(&mut self) -> Clause {
         self.features.insert(Feature::Unwind);
         let ty = self.scalar_type();
-        let list = if self.coin(0.6) {
+        // Mostly literal lists: a computed one is often empty, which ends the rows.
+        let list = if self.coin(0.85) {
             self.features.insert(Feature::ListLiteral);
             let n = self.rng_int(1, 4);
             Expr::List((0..n).map(|_| self.literal(&ty)).collect())
@@ -137,7 +138,8 @@ impl Builder<'_, '_> {
             vars.extend(self.scope.vars().iter().cloned());
         }
         let in_scope: Vec<Var> = self.scope.vars().to_vec();
-        let aggregate = !star && self.coin(0.35);
+        // Aggregates, grouped or not, keep at least one row more often than not.
+        let aggregate = !star && self.coin(if is_return { 0.45 } else { 0.3 });
         // Grouping keys or passed-through variables.
         for v in &in_scope {
             if star {
@@ -226,7 +228,7 @@ impl Builder<'_, '_> {
             && order_by.is_empty()
             && skip.is_none()
             && limit.is_none()
-            && self.chance(Feature::WithWhere, 0.15)
+            && self.chance(Feature::WithWhere, 0.1)
         {
             Some(self.predicate())
         } else {
@@ -468,7 +470,12 @@ impl Builder<'_, '_> {
     }
 
     fn delete(&mut self) -> Option<Clause> {
-        let target = self.bound_entity()?;
+        let target = if self.on(Feature::DetachDelete) {
+            self.bound_entity()?
+        } else {
+            let rels: Vec<Var> = self.scope.of_type(&Ty::Rel).filter(|v| !v.nullable).cloned().collect();
+            rels.get(self.below(rels.len().max(1))).cloned()?
+        };
         let detach = target.ty == Ty::Node;
         let f = if detach { Feature::DetachDelete } else { Feature::Delete };
         if !self.on(f) {

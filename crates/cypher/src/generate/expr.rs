@@ -510,7 +510,7 @@ impl<'g> Builder<'g, '_> {
             let ty = self.key_type(&key);
             let exact = ty != Ty::Float || self.agreed("float_equality");
             let op = if equality && exact {
-                if self.coin(0.8) { BinOp::Eq } else { BinOp::Ne }
+                if self.coin(0.6) { BinOp::Eq } else { BinOp::Ne }
             } else if ty == Ty::Bool {
                 BinOp::Eq
             } else {

@@ -198,6 +198,52 @@ impl<'a> Generator<'a> {
         self.weights[f as usize]
     }
 
+    /// Under a deterministic preset: whether every engine of the profile
+    /// shares the semantics `key` has (or none records it).
+    fn agreed(&self, key: &str) -> bool {
+        !self.config.deterministic || !self.profile.semantics.contains_key(key) || self.profile.semantics(key).is_some()
+    }
+
+    /// Whether some engine folds parallel relationships it is not asked about.
+    fn collapses_relationships(&self) -> bool {
+        self.config.deterministic && self.profile.semantics.contains_key("unreferenced_relationships")
+    }
+
+    /// Whether every relationship must be named (and referenced): to spell
+    /// out uniqueness with `r1 <> r2`, or to keep parallel relationships apart.
+    fn needs_named_rels(&self) -> bool {
+        self.config.deterministic
+            && (self.profile.semantics("relationship_uniqueness") != Some("yes") || self.collapses_relationships())
+    }
+
+    /// Productions the profile enables but this generator leaves out, because
+    /// the engines' semantics differ on them (deterministic presets only).
+    pub fn steered_off(&self) -> Vec<(Feature, &'static str)> {
+        let mut out = Vec::new();
+        if self.needs_named_rels() {
+            out.push((Feature::VarLength, "relationship uniqueness or folding of parallel relationships differs"));
+        }
+        if self.collapses_relationships() {
+            out.push((Feature::PatternComprehension, "parallel relationships fold in an anonymous pattern"));
+        }
+        if !self.agreed("case_null_when_null") {
+            out.push((Feature::CaseSimple, "CASE null WHEN null differs"));
+        }
+        if self.config.deterministic && self.profile.semantics("sum_of_integers") != Some("integer") {
+            out.push((Feature::Sum, "sum() of integers is not an integer everywhere"));
+        }
+        if !self.agreed("string_length") {
+            for f in [Feature::FnSubstring, Feature::FnLeft, Feature::FnRight, Feature::FnReverse] {
+                out.push((f, "string length counts bytes on one engine, characters on another"));
+            }
+        }
+        if !self.agreed("map_projection_missing") {
+            out.push((Feature::MapProjection, "a missing key is dropped on one engine, null on another"));
+        }
+        out.retain(|(f, _)| self.weight(*f) > 0);
+        out
+    }
+
     /// Draws a clause sequence.
     pub fn skeleton(&self, rng: &mut CaseRng) -> Skeleton {
         let mut parts = vec![self.skeleton_part(rng)];
@@ -222,7 +268,7 @@ impl<'a> Generator<'a> {
             let w = |f: Feature, base: u32, allowed: bool| if allowed { self.weight(f) * base } else { 0 };
             let options = [
                 (ClauseKind::Match, w(Feature::Match, 6, true)),
-                (ClauseKind::OptionalMatch, w(Feature::OptionalMatch, 2, !first)),
+                (ClauseKind::OptionalMatch, w(Feature::OptionalMatch, 3, !first)),
                 (ClauseKind::Unwind, w(Feature::Unwind, 2, true)),
                 (ClauseKind::With, w(Feature::With, 3, !first)),
                 (ClauseKind::Call, w(Feature::CallSubquery, 1, !first)),
@@ -230,7 +276,10 @@ impl<'a> Generator<'a> {
                 (ClauseKind::Merge, w(Feature::Merge, 1, writes)),
                 (ClauseKind::Set, w(Feature::SetProperty, 1, writes && !first)),
                 (ClauseKind::Remove, w(Feature::RemoveProperty, 1, writes && !first)),
-                (ClauseKind::Delete, w(Feature::DetachDelete, 1, writes && !first)),
+                (
+                    ClauseKind::Delete,
+                    w(Feature::DetachDelete, 1, writes && !first).max(w(Feature::Delete, 1, writes && !first)),
+                ),
                 (ClauseKind::Foreach, w(Feature::Foreach, 1, writes && !first)),
             ];
             let Some(kind) = weighted(rng, &options) else { break };

@@ -197,13 +197,12 @@ impl<'g> Builder<'g, '_> {
     /// Whether every relationship must be named (and referenced): to spell
     /// out uniqueness with `r1 <> r2`, or to keep parallel relationships apart.
     pub(super) fn needs_named_rels(&self) -> bool {
-        self.deterministic()
-            && (self.g.profile.semantics("relationship_uniqueness") != Some("yes") || self.collapses_relationships())
+        self.g.needs_named_rels()
     }
 
     /// Whether some engine folds parallel relationships it is not asked about.
     pub(super) fn collapses_relationships(&self) -> bool {
-        self.deterministic() && self.g.profile.semantics.contains_key("unreferenced_relationships")
+        self.g.collapses_relationships()
     }
 
     fn new_node(&mut self, label: Option<String>, label_chance: f64, new_vars: &mut Vec<Var>) -> NodePattern {
