@@ -5,8 +5,8 @@
 
 use graphlancer_engines::falkordb::FalkorDb;
 use graphlancer_engines::grafeo::GrafeoEngine;
-use graphlancer_engines::{Engine, ExecOptions};
-use graphlancer_model::{Graph, Value};
+use graphlancer_engines::{Engine, ErrorClass, ExecOptions, Outcome};
+use graphlancer_model::{Graph, GraphConfig, Value, generate};
 
 use crate::{engines_dir, grafeo_host, graph, rows};
 
@@ -78,4 +78,43 @@ fn grafeo_float_grouping_keys_come_back_as_their_bits() {
     let distinct =
         rows(db.execute("UNWIND [1.5, 2.25] AS x RETURN DISTINCT x", &ExecOptions::default()).expect("runs"));
     assert_eq!(distinct.rows, vec![vec![Value::Float(1.5)], vec![Value::Float(2.25)]]);
+}
+
+/// FalkorDB 4.16.3: removing the same property twice in one query kills the
+/// server (found by the generator's validity run).
+#[test]
+fn falkordb_crashes_on_a_property_removed_twice() {
+    let mut db = FalkorDb::start_managed(&engines_dir().falkordb().expect("installed")).expect("starts");
+    db.load(&graph(1, 5, 5)).expect("loads");
+    let outcome = db.execute("CREATE (n:A {k: 1}) REMOVE n.k REMOVE n.k RETURN n", &ExecOptions::default());
+    let outcome = outcome.expect("recovered");
+    assert!(matches!(outcome, Outcome::Crash { .. }), "bug gone? {outcome:?}");
+    assert_eq!(count(&mut db, "MATCH (n) RETURN count(n)"), 5, "the restarted server has the graph again");
+}
+
+/// Grafeo 0.5.44: a second MATCH that expands two typed hops from a node the
+/// first MATCH reached fails with 'Factorized expand failed: Expected node ID
+/// in source column' (found by the generator; about 0.5% of its queries).
+#[test]
+fn grafeo_factorized_expand_fails_on_a_typed_two_hop_continuation() {
+    let g = generate(7, &GraphConfig::default()).expect("valid");
+    let mut db = GrafeoEngine::start(grafeo_host()).expect("starts");
+    db.load(&g).expect("loads");
+    let q = "MATCH (a)-[:T3]->(b) MATCH (b)-[:T2]->(m)-[:T3]->(c) RETURN count(*) AS n";
+    match db.execute(q, &ExecOptions::default()).expect("runs") {
+        Outcome::Error { class: ErrorClass::Internal, message } => {
+            assert!(message.contains("Factorized expand failed"), "{message}");
+        }
+        other => panic!("bug gone? {other:?}"),
+    }
+    assert!(count(&mut db, "MATCH (a)-[]->(b) MATCH (b)-[]->(m)-[]->(c) RETURN count(*)") > 0);
+}
+
+/// Grafeo 0.5.44: `type(null)` is an internal error instead of null.
+#[test]
+fn grafeo_type_of_null_is_an_internal_error() {
+    let mut db = GrafeoEngine::start(grafeo_host()).expect("starts");
+    db.load(&graph(1, 3, 0)).expect("loads");
+    let outcome = db.execute("RETURN type(null) AS t", &ExecOptions::default()).expect("runs");
+    assert!(matches!(outcome, Outcome::Error { class: ErrorClass::Internal, .. }), "bug gone? {outcome:?}");
 }
