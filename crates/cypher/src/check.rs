@@ -39,14 +39,7 @@ fn check_single(q: &SingleQuery, schema: &Schema, mut env: Env) -> Result<Vec<St
     for (i, clause) in q.clauses.iter().enumerate() {
         let last = i + 1 == q.clauses.len();
         match clause {
-            Clause::Match { patterns, predicate, .. } => {
-                for p in patterns {
-                    bind_pattern(p, schema, &mut env, false)?;
-                }
-                if let Some(p) = predicate {
-                    expect(p, &Ty::Bool, schema, &env)?;
-                }
-            }
+            Clause::Match { patterns, predicate, .. } => check_match(patterns, predicate.as_ref(), schema, &mut env)?,
             Clause::Unwind { list, alias } => {
                 let t = infer(list, schema, &env)?;
                 let elem = match t {
@@ -132,19 +125,27 @@ fn check_subquery(q: &SingleQuery, schema: &Schema, env: Env) -> Result<Env, Str
     let mut env = env;
     for c in &q.clauses {
         match c {
-            Clause::Match { patterns, predicate, .. } => {
-                for p in patterns {
-                    bind_pattern(p, schema, &mut env, false)?;
-                }
-                if let Some(p) = predicate {
-                    expect(p, &Ty::Bool, schema, &env)?;
-                }
-            }
+            Clause::Match { patterns, predicate, .. } => check_match(patterns, predicate.as_ref(), schema, &mut env)?,
             Clause::Return(p) => out = projection(p, schema, &env)?,
             other => return Err(format!("unexpected clause in CALL: {other:?}")),
         }
     }
     Ok(out)
+}
+
+fn check_match(
+    patterns: &[PathPattern],
+    predicate: Option<&Expr>,
+    schema: &Schema,
+    env: &mut Env,
+) -> Result<(), String> {
+    for p in patterns {
+        bind_pattern(p, schema, env, false)?;
+    }
+    match predicate {
+        Some(p) => expect(p, &Ty::Bool, schema, env),
+        None => Ok(()),
+    }
 }
 
 fn projection(p: &Projection, schema: &Schema, env: &Env) -> Result<Env, String> {
