@@ -97,7 +97,7 @@ impl Builder<'_, '_> {
                 conjuncts.push(Expr::IsNull { expr: Box::new(Expr::var(r)), negated: true });
             }
         }
-        if self.chance(Feature::MatchWhere, 0.4) {
+        if self.chance(Feature::MatchWhere, 0.35) {
             conjuncts.push(self.predicate());
         }
         let predicate = conjuncts.into_iter().reduce(|a, b| Expr::binary(BinOp::And, a, b));
