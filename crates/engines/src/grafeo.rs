@@ -12,7 +12,7 @@ use graphlancer_model::{
 
 use crate::host::{HostBackend, HostCommand, HostFailure, HostProcess, HostReply, HostRequest};
 use crate::outcome::{ErrorClass, Outcome};
-use crate::{Engine, EngineError, ExecOptions, may_write};
+use crate::{Engine, EngineError, ExecOptions, may_write, millis};
 
 const ENGINE: &str = "grafeo";
 /// Loading a graph and answering the version request are bounded too, but loosely.
@@ -272,17 +272,14 @@ impl Engine for GrafeoEngine {
 
     fn load(&mut self, graph: &Graph) -> Result<(), EngineError> {
         self.graph = Some(graph.clone());
-        let host = match self.host.as_mut() {
-            Some(h) => h,
+        match self.host.as_mut() {
+            Some(host) => load_into(host, graph),
+            // A fresh host loads the current graph as it starts.
             None => {
-                let h = self.spawn()?;
-                return {
-                    self.host = Some(h);
-                    Ok(())
-                };
+                self.host = Some(self.spawn()?);
+                Ok(())
             }
-        };
-        load_into(host, graph)
+        }
     }
 
     fn execute(&mut self, query: &str, opts: &ExecOptions) -> Result<Outcome, EngineError> {
@@ -311,8 +308,4 @@ impl Engine for GrafeoEngine {
         self.host = Some(self.spawn()?);
         Ok(outcome)
     }
-}
-
-fn millis(d: Duration) -> u64 {
-    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }

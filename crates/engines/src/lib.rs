@@ -96,6 +96,11 @@ pub enum EngineError {
     },
 }
 
+/// A duration in whole milliseconds, saturating.
+pub(crate) fn millis(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
 /// Whether a query may change the graph. Errs towards yes: a false positive
 /// costs one reload, a false negative would corrupt every later answer.
 pub fn may_write(query: &str) -> bool {

@@ -14,7 +14,7 @@ use self::decode::{Catalog, DecodeError, Decoder};
 use self::server::ManagedServer;
 use crate::install::FalkorDbInstall;
 use crate::outcome::{ErrorClass, Outcome};
-use crate::{Engine, EngineError, ExecOptions, may_write};
+use crate::{Engine, EngineError, ExecOptions, may_write, millis};
 
 const ENGINE: &str = "falkordb";
 /// The graph key graphlancer uses on a server.
@@ -113,7 +113,7 @@ impl FalkorDb {
             .arg(text)
             .arg("--compact")
             .arg("TIMEOUT")
-            .arg(u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX).max(1))
+            .arg(millis(timeout).max(1))
             .query(&mut self.conn)
     }
 
@@ -213,7 +213,7 @@ impl FalkorDb {
         self.conn = open_connection(&self.address)?;
         self.restore()?;
         Ok(if timed_out && !message.contains("server exited") {
-            Outcome::Timeout { after_ms: u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX) }
+            Outcome::Timeout { after_ms: millis(timeout) }
         } else {
             Outcome::Crash { message }
         })
@@ -286,9 +286,7 @@ impl Engine for FalkorDb {
             Err(e) => return self.recover(&e, e.is_timeout(), opts.timeout),
         };
         let outcome = match outcome {
-            Outcome::Timeout { .. } => {
-                Outcome::Timeout { after_ms: u64::try_from(opts.timeout.as_millis()).unwrap_or(u64::MAX) }
-            }
+            Outcome::Timeout { .. } => Outcome::Timeout { after_ms: millis(opts.timeout) },
             other => other,
         };
         if may_write(query) {
