@@ -29,7 +29,11 @@ pub enum Clause {
         optional: bool,
         /// Comma-separated patterns.
         patterns: Vec<PathPattern>,
-        /// The WHERE predicate.
+        /// Conditions that keep the answer the same on every engine
+        /// (relationship uniqueness spelled out, relationships referenced);
+        /// mutations never remove them. Rendered first in WHERE.
+        guard: Option<Expr>,
+        /// The WHERE predicate proper.
         predicate: Option<Expr>,
     },
     /// `UNWIND list AS alias`.

@@ -39,7 +39,10 @@ fn check_single(q: &SingleQuery, schema: &Schema, mut env: Env) -> Result<Vec<St
     for (i, clause) in q.clauses.iter().enumerate() {
         let last = i + 1 == q.clauses.len();
         match clause {
-            Clause::Match { patterns, predicate, .. } => check_match(patterns, predicate.as_ref(), schema, &mut env)?,
+            Clause::Match { patterns, guard, predicate, .. } => {
+                check_match(patterns, guard.as_ref(), schema, &mut env)?;
+                check_match(&[], predicate.as_ref(), schema, &mut env)?;
+            }
             Clause::Unwind { list, alias } => {
                 let t = infer(list, schema, &env)?;
                 let elem = match t {
@@ -125,7 +128,10 @@ fn check_subquery(q: &SingleQuery, schema: &Schema, env: Env) -> Result<Env, Str
     let mut env = env;
     for c in &q.clauses {
         match c {
-            Clause::Match { patterns, predicate, .. } => check_match(patterns, predicate.as_ref(), schema, &mut env)?,
+            Clause::Match { patterns, guard, predicate, .. } => {
+                check_match(patterns, guard.as_ref(), schema, &mut env)?;
+                check_match(&[], predicate.as_ref(), schema, &mut env)?;
+            }
             Clause::Return(p) => out = projection(p, schema, &env)?,
             other => return Err(format!("unexpected clause in CALL: {other:?}")),
         }

@@ -55,6 +55,21 @@ pub struct Names {
 }
 
 impl Names {
+    /// Names that continue after those a query already uses.
+    pub fn after(text: &str) -> Self {
+        // Generated names are a short lowercase prefix and a number.
+        let mut next = 0;
+        for word in text.split(|c: char| !c.is_ascii_alphanumeric()) {
+            let digits = word.trim_start_matches(|c: char| c.is_ascii_lowercase());
+            if digits.len() < word.len()
+                && let Ok(n) = digits.parse::<usize>()
+            {
+                next = next.max(n + 1);
+            }
+        }
+        Self { next }
+    }
+
     /// A new name with a prefix saying what it holds: `n` nodes, `r`
     /// relationships, `p` paths, `a` aliases, `x` loop variables.
     pub fn fresh(&mut self, prefix: &str) -> String {

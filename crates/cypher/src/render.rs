@@ -38,12 +38,19 @@ fn id(name: &str) -> String {
 
 fn clause(out: &mut String, c: &Clause) {
     match c {
-        Clause::Match { optional, patterns, predicate } => {
+        Clause::Match { optional, patterns, guard, predicate } => {
             out.push_str(if *optional { "OPTIONAL MATCH " } else { "MATCH " });
             pattern_list(out, patterns);
-            if let Some(p) = predicate {
-                out.push_str(" WHERE ");
-                expr(out, p);
+            match (guard, predicate) {
+                (Some(g), Some(p)) => {
+                    out.push_str(" WHERE ");
+                    expr(out, &Expr::binary(BinOp::And, g.clone(), p.clone()));
+                }
+                (Some(w), None) | (None, Some(w)) => {
+                    out.push_str(" WHERE ");
+                    expr(out, w);
+                }
+                (None, None) => {}
             }
         }
         Clause::Unwind { list, alias } => {

@@ -34,6 +34,7 @@ impl Builder<'_, '_> {
         let mut clauses = Vec::new();
         let mut out_columns = Vec::new();
         let mut order = None;
+        self.scopes.clear();
         for kind in kinds {
             match kind {
                 ClauseKind::Return => {
@@ -50,6 +51,7 @@ impl Builder<'_, '_> {
                     clauses.extend(c);
                 }
             }
+            self.scopes.push(self.scope.vars().to_vec());
         }
         (clauses, out_columns, order)
     }
@@ -97,11 +99,9 @@ impl Builder<'_, '_> {
                 conjuncts.push(Expr::IsNull { expr: Box::new(Expr::var(r)), negated: true });
             }
         }
-        if self.chance(Feature::MatchWhere, 0.35) {
-            conjuncts.push(self.predicate());
-        }
-        let predicate = conjuncts.into_iter().reduce(|a, b| Expr::binary(BinOp::And, a, b));
-        Clause::Match { optional, patterns, predicate }
+        let guard = conjuncts.into_iter().reduce(|a, b| Expr::binary(BinOp::And, a, b));
+        let predicate = self.chance(Feature::MatchWhere, 0.35).then(|| self.predicate());
+        Clause::Match { optional, patterns, guard, predicate }
     }
 
     fn unwind(&mut self) -> Clause {

@@ -81,7 +81,7 @@ impl<'g> Builder<'g, '_> {
         if keys.is_empty() {
             return None;
         }
-        let key = keys[self.below(keys.len())].clone();
+        let key = keys[self.choose_key(keys.iter().map(String::as_str))].clone();
         Some((Expr::Property(Box::new(Expr::Variable(v.name.clone())), key.clone()), v.tags.clone(), key))
     }
 
@@ -92,7 +92,7 @@ impl<'g> Builder<'g, '_> {
         if roll < 5 {
             let props = self.properties_of(ty);
             if !props.is_empty() {
-                let (i, k) = props[self.below(props.len())].clone();
+                let (i, k) = props[self.choose_key(props.iter().map(|(_, k)| k.as_str()))].clone();
                 let name = self.scope.vars()[i].name.clone();
                 return (Expr::Property(Box::new(Expr::Variable(name)), k), BIG);
             }

@@ -6,7 +6,10 @@
 
 mod clause;
 mod expr;
+mod mutate;
 mod pattern;
+
+pub use mutate::{KeyFrequencies, Mutation};
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -94,6 +97,9 @@ pub struct Generated {
     /// Columns of the result that ORDER BY fixes, in key order; `None` when
     /// the rows form a bag.
     pub order_columns: Option<Vec<usize>>,
+    /// For a single query: the variables in scope after each clause, so a
+    /// mutation can go on from any point.
+    pub scopes: Vec<Vec<crate::types::Var>>,
 }
 
 /// Values that occur in the graph, per property key and per (label or
@@ -306,11 +312,29 @@ impl<'a> Generator<'a> {
 
     /// Fills in a skeleton.
     pub fn complete(&self, skeleton: &Skeleton, rng: &mut CaseRng) -> Generated {
+        self.complete_guided(skeleton, rng, None)
+    }
+
+    /// Generates one query, choosing property keys by GDsmith's frequency
+    /// feedback (formula 1) when `frequencies` is given.
+    pub fn generate_guided(&self, rng: &mut CaseRng, frequencies: Option<&KeyFrequencies>) -> Generated {
+        let skeleton = self.skeleton(rng);
+        self.complete_guided(&skeleton, rng, frequencies)
+    }
+
+    fn complete_guided(
+        &self,
+        skeleton: &Skeleton,
+        rng: &mut CaseRng,
+        frequencies: Option<&KeyFrequencies>,
+    ) -> Generated {
         let mut b = Builder::new(self, rng);
+        b.frequencies = frequencies.cloned();
         b.in_union = skeleton.parts.len() > 1;
         let mut parts = Vec::new();
         let mut columns: Option<Vec<(String, Ty)>> = None;
         let mut order_columns = None;
+        let mut scopes = Vec::new();
         for kinds in &skeleton.parts {
             b.scope = Scope::default();
             b.islands = 0;
@@ -318,6 +342,7 @@ impl<'a> Generator<'a> {
             if columns.is_none() {
                 columns = Some(cols);
                 order_columns = order;
+                scopes = std::mem::take(&mut b.scopes);
             }
             parts.push(SingleQuery { clauses });
         }
@@ -336,8 +361,15 @@ impl<'a> Generator<'a> {
         let query = Query { parts, union_all: skeleton.union_all };
         let clause_count = query.parts.iter().map(|p| p.clauses.len()).max().unwrap_or(0);
         let text = render(&query);
-        Generated { query, skeleton: skeleton.clone(), text, clause_count, features: b.features, order_columns }
+        if parts_len(&query) > 1 {
+            scopes.clear();
+        }
+        Generated { query, skeleton: skeleton.clone(), text, clause_count, features: b.features, order_columns, scopes }
     }
+}
+
+fn parts_len(q: &Query) -> usize {
+    q.parts.len()
 }
 
 /// Picks an item by weight; `None` when every weight is zero.
@@ -368,6 +400,10 @@ struct Builder<'g, 'r> {
     in_where: bool,
     /// Completing a UNION, whose parts must name their columns alike.
     in_union: bool,
+    /// Scope after each clause of the single query being completed.
+    scopes: Vec<Vec<crate::types::Var>>,
+    /// Property-key frequencies steering key choice, when feedback is on.
+    frequencies: Option<KeyFrequencies>,
     /// Patterns in this single query that joined nothing already bound:
     /// each multiplies the rows, so they are rationed.
     islands: usize,
@@ -383,6 +419,8 @@ impl<'g, 'r> Builder<'g, 'r> {
             features: BTreeSet::new(),
             in_where: false,
             in_union: false,
+            scopes: Vec::new(),
+            frequencies: None,
             islands: 0,
         }
     }
@@ -479,6 +517,22 @@ impl<'g, 'r> Builder<'g, 'r> {
             Ty::Bool => Value::Bool(true),
             _ => Value::String("a".into()),
         }
+    }
+
+    /// Index of a key to use among `keys`: uniform, or with frequency
+    /// feedback GDsmith's formula (1), P_i = (S - F_i) / ((N - 1) S), which
+    /// favours keys seen least in queries that returned rows.
+    fn choose_key<'k>(&mut self, keys: impl ExactSizeIterator<Item = &'k str>) -> usize {
+        let n = keys.len();
+        let Some(freq) = &self.frequencies else { return self.below(n.max(1)) };
+        let counts: Vec<u64> = keys.map(|k| freq.get(k).copied().unwrap_or(0)).collect();
+        let total: u64 = counts.iter().sum();
+        if n <= 1 || total == 0 {
+            return self.below(n.max(1));
+        }
+        let weights: Vec<(usize, u32)> =
+            counts.iter().enumerate().map(|(i, f)| (i, u32::try_from(total - f).unwrap_or(u32::MAX))).collect();
+        weighted(self.rng, &weights).unwrap_or(0)
     }
 
     /// A value of `key` that occurs somewhere in the graph.

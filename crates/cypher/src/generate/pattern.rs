@@ -85,7 +85,7 @@ impl<'g> Builder<'g, '_> {
         if keys.is_empty() || !self.chance(Feature::PatternProperties, 0.06) {
             return Vec::new();
         }
-        let key = keys[self.below(keys.len())].clone();
+        let key = keys[self.choose_key(keys.iter().map(String::as_str))].clone();
         let value = self.graph_value_on(owners, &key);
         vec![(key, Expr::Literal(value))]
     }

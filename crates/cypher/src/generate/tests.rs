@@ -146,3 +146,72 @@ fn rendered_queries_per_dialect() {
         insta::assert_snapshot!(format!("render_{}", profile.name.replace('&', "_and_")), texts.join("\n"));
     }
 }
+
+#[test]
+fn mutants_stay_valid_and_do_what_they_say() {
+    use super::Mutation;
+    let graph = generate(5, &GraphConfig::default()).expect("valid");
+    for profile in profiles() {
+        let config = GeneratorConfig::preset(Preset::Differential);
+        let generator = Generator::new(&graph, &profile, &config);
+        let mut applied = [0usize; 3];
+        for i in 0..300 {
+            let base = generator.generate(&mut derive_rng(15, &[3, i]));
+            for (m, mutation) in Mutation::ALL.iter().enumerate() {
+                let Some(mutant) = generator.mutate(&base, *mutation, &mut derive_rng(16, &[3, i]), None) else {
+                    continue;
+                };
+                applied[m] += 1;
+                if let Err(e) = check(&mutant.query, &graph.schema) {
+                    panic!("{mutation:?} of\n{}\ngave\n{}\n{e}", base.text, mutant.text);
+                }
+                assert_eq!(mutant.scopes.len(), mutant.query.parts[0].clauses.len(), "{}", mutant.text);
+                let (b, n) = (base.clause_count, mutant.clause_count);
+                match mutation {
+                    Mutation::DelayReturn => assert!(n > b, "{}", mutant.text),
+                    Mutation::AdvanceReturn => assert!(n < b, "{}", mutant.text),
+                    Mutation::RemoveCondition => {
+                        assert_eq!(n, b);
+                        assert!(mutant.text.len() < base.text.len());
+                        // The guards that keep answers comparable stay.
+                        let guards = |q: &crate::ast::Query| -> Vec<Option<Expr>> {
+                            q.parts[0]
+                                .clauses
+                                .iter()
+                                .filter_map(|c| match c {
+                                    Clause::Match { guard, .. } => Some(guard.clone()),
+                                    _ => None,
+                                })
+                                .collect()
+                        };
+                        assert_eq!(guards(&mutant.query), guards(&base.query));
+                    }
+                }
+            }
+        }
+        assert!(applied.iter().all(|a| *a > 20), "{}: mutations applied {applied:?}", profile.name);
+    }
+}
+
+#[test]
+fn frequency_feedback_favours_rare_keys() {
+    let graph = generate(5, &GraphConfig::default()).expect("valid");
+    let profile = DialectProfile::built_in("neo4j5").expect("profile");
+    let config = GeneratorConfig::preset(Preset::Readonly);
+    let generator = Generator::new(&graph, &profile, &config);
+    let hot = graph.schema.labels[0].keys[0].clone();
+    let count = |freq: Option<&super::KeyFrequencies>| -> usize {
+        (0..400)
+            .map(|i| generator.generate_guided(&mut derive_rng(17, &[3, i]), freq))
+            .filter(|g| g.query.property_keys().contains(&hot))
+            .count()
+    };
+    let mut freq = super::KeyFrequencies::new();
+    for k in &graph.schema.keys {
+        freq.insert(k.name.clone(), 1);
+    }
+    freq.insert(hot.clone(), 10_000);
+    let uniform = count(None);
+    let steered = count(Some(&freq));
+    assert!(steered < uniform, "{hot}: {steered} with feedback, {uniform} without");
+}
