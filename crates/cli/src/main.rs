@@ -14,6 +14,7 @@ use graphlancer_engines::{EngineSpec, ExecOptions, OpenOptions, Outcome};
 use graphlancer_model::{Graph, GraphConfig, ScriptDialect, creation_script, generate};
 
 mod generate;
+mod run;
 mod table;
 
 /// Finds bugs in graph database engines with generated graphs and queries.
@@ -53,6 +54,16 @@ enum Command {
         /// Queries to run, in order.
         #[arg(required = true)]
         queries: Vec<String>,
+    },
+    /// Runs a campaign: generated graphs and queries on one or more engines, judged by oracles.
+    Run(run::RunArgs),
+    /// Runs a finding again: exit 0 if it reproduces, 1 if not, 2 on error.
+    Replay {
+        /// The finding's folder (with case.json).
+        dir: std::path::PathBuf,
+        /// Per-query timeout.
+        #[arg(long, default_value = "10s", value_parser = parse_duration)]
+        timeout: Duration,
     },
     /// Prints generated queries: a pure function of its inputs.
     Generate {
@@ -151,7 +162,7 @@ impl Dialect {
     }
 }
 
-fn parse_duration(s: &str) -> Result<Duration, String> {
+pub(crate) fn parse_duration(s: &str) -> Result<Duration, String> {
     let (number, unit) = s.find(|c: char| !c.is_ascii_digit()).map_or((s, "s"), |i| s.split_at(i));
     let n: u64 = number.parse().map_err(|_| format!("'{s}' is not a duration like 10s or 500ms"))?;
     let d = match unit {
@@ -244,6 +255,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        Command::Run(args) => run::run(args),
+        Command::Replay { dir, timeout } => run::replay(&dir, timeout),
         Command::EngineHost { engine } => {
             if engine != "grafeo" {
                 bail!("no embedded engine named '{engine}' (known: grafeo)");
@@ -255,7 +268,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
     }
 }
 
-fn open_options() -> Result<OpenOptions> {
+pub(crate) fn open_options() -> Result<OpenOptions> {
     Ok(OpenOptions {
         host_command: HostCommand::current_exe("grafeo").context("cannot find the graphlancer executable")?,
     })

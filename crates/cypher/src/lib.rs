@@ -15,6 +15,6 @@ pub mod types;
 pub use ast::Query;
 pub use config::{ConfigError, GeneratorConfig, Preset};
 pub use feature::Feature;
-pub use generate::{ClauseKind, Generated, Generator, Skeleton};
+pub use generate::{ClauseKind, Generated, Generator, KeyFrequencies, Mutation, Skeleton};
 pub use profile::{DialectProfile, ProfileError};
 pub use render::render;

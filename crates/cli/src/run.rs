@@ -1,0 +1,215 @@
+//! `graphlancer run` and `graphlancer replay`.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use graphlancer_cypher::{DialectProfile, GeneratorConfig, Preset};
+use graphlancer_engines::{Engine, EngineSpec, ExecOptions};
+use graphlancer_model::GraphConfig;
+use graphlancer_oracles::campaign::Budget;
+use graphlancer_oracles::report::read_case;
+use graphlancer_oracles::{Campaign, CampaignConfig, OracleKind, Summary, Verdict, judge};
+use indicatif::{ProgressBar, ProgressStyle};
+
+/// Options of `graphlancer run`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct RunArgs {
+    /// Engines to test (repeat for several): grafeo, falkordb, falkordb://HOST:PORT.
+    #[arg(long = "engine", default_value = "grafeo")]
+    engines: Vec<String>,
+    /// Oracles (repeat for several): differential, crash. Default: crash for
+    /// one engine, differential and crash for more.
+    #[arg(long = "oracle")]
+    oracles: Vec<String>,
+    /// Campaign seed.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Stop after this many queries (the default budget is 300 queries).
+    #[arg(long, conflicts_with = "time")]
+    queries: Option<u64>,
+    /// Stop after this long, e.g. 10m.
+    #[arg(long, value_parser = crate::parse_duration)]
+    time: Option<Duration>,
+    /// Where findings and summary.json go.
+    #[arg(long, default_value = "graphlancer-out")]
+    out: PathBuf,
+    /// Generator configuration (TOML): preset, limits, weights.
+    #[arg(long)]
+    config: Option<PathBuf>,
+    /// Queries per generated graph.
+    #[arg(long, default_value_t = 200)]
+    queries_per_graph: u64,
+    /// Nodes per graph.
+    #[arg(long, default_value_t = 30)]
+    nodes: usize,
+    /// Relationships per graph.
+    #[arg(long, default_value_t = 60)]
+    rels: usize,
+    /// Per-query timeout.
+    #[arg(long, default_value = "10s", value_parser = crate::parse_duration)]
+    timeout: Duration,
+    /// Turn off GDsmith's structural mutations (its `!m` ablation).
+    #[arg(long)]
+    no_mutations: bool,
+    /// Turn off GDsmith's property-key frequency feedback (its `!f` ablation).
+    #[arg(long)]
+    no_frequencies: bool,
+    /// Print the summary as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
+    let specs: Vec<EngineSpec> = args.engines.iter().map(|e| e.parse()).collect::<Result<_, _>>()?;
+    let oracles: Vec<OracleKind> = if args.oracles.is_empty() {
+        if specs.len() > 1 { vec![OracleKind::Differential, OracleKind::Crash] } else { vec![OracleKind::Crash] }
+    } else {
+        args.oracles.iter().map(|o| o.parse()).collect::<Result<_, String>>().map_err(anyhow::Error::msg)?
+    };
+    let generator = match &args.config {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).with_context(|| format!("cannot read config {}", path.display()))?;
+            GeneratorConfig::from_toml(&text).with_context(|| format!("in {}", path.display()))?
+        }
+        None => GeneratorConfig::preset(if oracles.contains(&OracleKind::Differential) {
+            Preset::Differential
+        } else {
+            Preset::Crash
+        }),
+    };
+    let engines = open_all(&specs)?;
+    let profiles: Vec<DialectProfile> =
+        engines.iter().map(|e| DialectProfile::built_in(e.dialect())).collect::<Result<_, _>>()?;
+    let profile = DialectProfile::intersect(&profiles);
+    let budget = match args.time {
+        Some(t) => Budget::Time(t),
+        None => Budget::Queries(args.queries.unwrap_or(300)),
+    };
+    let config = CampaignConfig {
+        seed: args.seed,
+        oracles,
+        budget,
+        queries_per_graph: args.queries_per_graph,
+        graph: GraphConfig { nodes: args.nodes, relationships: args.rels, ..GraphConfig::default() },
+        generator,
+        mutations: !args.no_mutations,
+        frequencies: !args.no_frequencies,
+        pool_clauses: (3, 8),
+        exec: ExecOptions { timeout: args.timeout },
+        out: args.out.clone(),
+    };
+    let mut campaign = Campaign::new(engines, profile, config)?;
+    let bar = match budget {
+        Budget::Queries(n) => ProgressBar::new(n),
+        Budget::Time(t) => ProgressBar::new(t.as_secs().max(1)),
+    };
+    if args.json {
+        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+    }
+    bar.set_style(
+        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} {msg}")
+            .expect("the template is valid")
+            .progress_chars("=> "),
+    );
+    let summary = campaign.run(&mut |s: &Summary| {
+        match budget {
+            Budget::Queries(_) => bar.set_position(s.queries),
+            Budget::Time(_) => bar.set_position(s.seconds as u64),
+        }
+        bar.set_message(format!(
+            "{} queries · {:.0}/s · findings {} new, {} dup · flaky {}",
+            s.queries,
+            s.queries as f64 / s.seconds.max(1e-9),
+            s.findings_new,
+            s.findings_duplicate,
+            s.flaky
+        ));
+    })?;
+    bar.finish_and_clear();
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&summary)?);
+    } else {
+        print!("{}", describe(&summary, &args.out));
+    }
+    Ok(if summary.findings_new + summary.findings_duplicate > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+fn open_all(specs: &[EngineSpec]) -> Result<Vec<Box<dyn Engine>>> {
+    let options = crate::open_options()?;
+    specs.iter().map(|s| Ok(graphlancer_engines::open(s, &options)?)).collect()
+}
+
+fn describe(s: &Summary, out: &Path) -> String {
+    let mut t = format!(
+        "{} queries on {} graphs in {:.1} s ({:.1} queries/s) · seed {} · oracles {} · dialect {}\n",
+        s.queries,
+        s.graphs,
+        s.seconds,
+        s.queries_per_second,
+        s.seed,
+        s.oracles.join(", "),
+        s.dialect
+    );
+    for e in &s.engines {
+        t.push_str(&format!(
+            "  {} {}: accepted {} · rejected {:?} · non-empty {} · timeouts {} · crashes {} · {:.1} s in the engine\n",
+            e.spec, e.version, e.accepted, e.rejected, e.non_empty, e.timeouts, e.crashes, e.engine_seconds
+        ));
+    }
+    t.push_str(&format!(
+        "  mutated queries {} · features used {}/{} · graphlancer's own time {:.1} s ({:.1}%)\n",
+        s.mutated,
+        s.features_used,
+        s.features_enabled,
+        s.harness_seconds,
+        100.0 * s.harness_seconds / s.seconds.max(1e-9)
+    ));
+    let lengths: Vec<String> = s
+        .non_empty_by_length
+        .iter()
+        .map(|(k, (n, ne))| format!("{k}: {:.0}%", 100.0 * *ne as f64 / (*n).max(1) as f64))
+        .collect();
+    t.push_str(&format!("  non-empty by clauses: {}\n", lengths.join(", ")));
+    t.push_str(&format!(
+        "findings: {} new, {} duplicates, {} flaky (dropped) · reports in {}\n",
+        s.findings_new,
+        s.findings_duplicate,
+        s.flaky,
+        out.join("findings").display()
+    ));
+    for (sig, dir) in &s.findings {
+        t.push_str(&format!("  {dir}  {sig}\n"));
+    }
+    t
+}
+
+/// `graphlancer replay DIR`: 0 reproduces, 1 does not, 2 error.
+pub(crate) fn replay(dir: &Path, timeout: Duration) -> Result<ExitCode> {
+    let case = read_case(&dir.join("case.json"))?;
+    let specs: Vec<EngineSpec> = case.engines.iter().map(|e| e.spec.parse()).collect::<Result<_, _>>()?;
+    let mut engines = open_all(&specs)?;
+    let mut outcomes = Vec::new();
+    for e in &mut engines {
+        e.load(&case.graph)?;
+        outcomes.push(e.execute(&case.query, &ExecOptions { timeout })?);
+    }
+    let names: Vec<String> = case.engines.iter().map(|e| e.spec.clone()).collect();
+    let verdict = judge(&case.oracles, &names, &outcomes, case.order_columns.as_deref(), &case.shape, &case.column_kinds);
+    match verdict {
+        Verdict::Finding { signature, summary, .. } if signature == case.signature => {
+            println!("reproduces: {summary}");
+            Ok(ExitCode::SUCCESS)
+        }
+        Verdict::Finding { signature, .. } => {
+            println!("does not reproduce as recorded: now {signature}, recorded {}", case.signature);
+            Ok(ExitCode::from(1))
+        }
+        Verdict::Pass => {
+            println!("does not reproduce: every engine now agrees");
+            Ok(ExitCode::from(1))
+        }
+    }
+}
+

@@ -1,0 +1,387 @@
+//! The campaign loop, after GDsmith's Algorithm 1: graphs from the campaign
+//! seed; for each graph a budget of new and mutated queries; every query run
+//! on every engine and judged; a finding confirmed by re-running it, then
+//! deduplicated and written before the loop goes on.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use graphlancer_cypher::{DialectProfile, Feature, Generated, Generator, GeneratorConfig, KeyFrequencies, Mutation};
+use graphlancer_engines::{Engine, EngineError, ExecOptions, Outcome};
+use graphlancer_model::{GraphConfig, derive_rng, generate};
+use rand::Rng;
+use serde::Serialize;
+
+use crate::judge::{OracleKind, Verdict, judge};
+use crate::report::{Case, CASE_FORMAT, EngineRecord, Recorded, ReportError, ReportStore};
+
+/// Stream ids of the campaign's randomness (beside the model's).
+mod stream {
+    pub const GRAPH: u64 = 10;
+    pub const CASE: u64 = 11;
+}
+
+/// When a campaign stops.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Budget {
+    /// After this many queries.
+    Queries(u64),
+    /// After this much time.
+    Time(Duration),
+}
+
+/// Everything that steers a campaign.
+#[derive(Debug, Clone)]
+pub struct CampaignConfig {
+    /// The campaign seed.
+    pub seed: u64,
+    /// The oracles to run.
+    pub oracles: Vec<OracleKind>,
+    /// When to stop.
+    pub budget: Budget,
+    /// Queries per graph before a new graph is drawn.
+    pub queries_per_graph: u64,
+    /// Graph size and values.
+    pub graph: GraphConfig,
+    /// Generator preset, limits and weights.
+    pub generator: GeneratorConfig,
+    /// GDsmith's structural mutations of queries that returned rows (`!m` turns them off).
+    pub mutations: bool,
+    /// GDsmith's property-key frequency feedback (`!f` turns it off).
+    pub frequencies: bool,
+    /// Clause counts a query must have to enter the mutation pool.
+    pub pool_clauses: (usize, usize),
+    /// Per-query options.
+    pub exec: ExecOptions,
+    /// Where findings and the summary go.
+    pub out: PathBuf,
+}
+
+/// Per-engine counts.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct EngineSummary {
+    /// Spec.
+    pub spec: String,
+    /// Version.
+    pub version: String,
+    /// Queries that returned rows (or none).
+    pub accepted: u64,
+    /// Errors by class.
+    pub rejected: BTreeMap<&'static str, u64>,
+    /// Queries that returned at least one row.
+    pub non_empty: u64,
+    /// Timeouts.
+    pub timeouts: u64,
+    /// Crashes.
+    pub crashes: u64,
+    /// Seconds spent waiting for this engine.
+    pub engine_seconds: f64,
+}
+
+/// What a campaign did, on screen at the end and in `OUT/summary.json`.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Summary {
+    /// Campaign seed.
+    pub seed: u64,
+    /// Oracles run.
+    pub oracles: Vec<&'static str>,
+    /// Dialect profile generated from.
+    pub dialect: String,
+    /// Graphs generated.
+    pub graphs: u64,
+    /// Queries executed (each on every engine).
+    pub queries: u64,
+    /// Of which produced by mutation.
+    pub mutated: u64,
+    /// Per engine.
+    pub engines: Vec<EngineSummary>,
+    /// New confirmed findings.
+    pub findings_new: u64,
+    /// Confirmed findings with a known signature.
+    pub findings_duplicate: u64,
+    /// Findings that did not reproduce on re-run, dropped.
+    pub flaky: u64,
+    /// Queries and non-empty answers (first engine) by clause count.
+    pub non_empty_by_length: BTreeMap<usize, (u64, u64)>,
+    /// Wall time.
+    pub seconds: f64,
+    /// Queries per second.
+    pub queries_per_second: f64,
+    /// Wall time not spent waiting for engines: generation, comparison,
+    /// bookkeeping, reports, graph loads.
+    pub harness_seconds: f64,
+    /// Productions used at least once, of those enabled.
+    pub features_used: usize,
+    /// Productions enabled by the profile and preset.
+    pub features_enabled: usize,
+    /// Report folders of the findings, by signature.
+    pub findings: BTreeMap<String, String>,
+}
+
+/// A campaign's failure (not a finding).
+#[derive(Debug, thiserror::Error)]
+pub enum CampaignError {
+    /// An engine could not be reached, started or loaded.
+    #[error(transparent)]
+    Engine(#[from] EngineError),
+    /// The report folder could not be used.
+    #[error(transparent)]
+    Report(#[from] ReportError),
+    /// A configuration that cannot work.
+    #[error("{0}")]
+    Config(String),
+}
+
+/// A campaign over opened engines.
+pub struct Campaign {
+    engines: Vec<Box<dyn Engine>>,
+    profile: DialectProfile,
+    config: CampaignConfig,
+    store: ReportStore,
+}
+
+impl Campaign {
+    /// A campaign generating from `profile` (the intersection of the engines' profiles).
+    pub fn new(
+        engines: Vec<Box<dyn Engine>>,
+        profile: DialectProfile,
+        config: CampaignConfig,
+    ) -> Result<Self, CampaignError> {
+        if engines.is_empty() {
+            return Err(CampaignError::Config("a campaign needs at least one engine".into()));
+        }
+        if config.oracles.contains(&OracleKind::Differential) && engines.len() < 2 {
+            return Err(CampaignError::Config("the differential oracle needs two or more engines".into()));
+        }
+        if config.queries_per_graph == 0 {
+            return Err(CampaignError::Config("queries per graph must be at least 1".into()));
+        }
+        config.graph.validate().map_err(|e| CampaignError::Config(e.to_string()))?;
+        config.generator.validate().map_err(|e| CampaignError::Config(e.to_string()))?;
+        std::fs::create_dir_all(&config.out)
+            .map_err(|e| CampaignError::Report(ReportError::Io { path: config.out.clone(), source: e }))?;
+        let store = ReportStore::open(&config.out)?;
+        Ok(Self { engines, profile, config, store })
+    }
+
+    /// Runs until the budget is spent; `progress` sees the summary after each query.
+    pub fn run(&mut self, progress: &mut dyn FnMut(&Summary)) -> Result<Summary, CampaignError> {
+        let started = Instant::now();
+        let names: Vec<String> = self.engines.iter().map(|e| e.name().to_owned()).collect();
+        let mut s = Summary {
+            seed: self.config.seed,
+            oracles: self.config.oracles.iter().map(|o| o.name()).collect(),
+            dialect: self.profile.name.clone(),
+            engines: self
+                .engines
+                .iter()
+                .map(|e| EngineSummary { spec: e.name().into(), version: e.version().into(), ..EngineSummary::default() })
+                .collect(),
+            ..Summary::default()
+        };
+        let mut used: BTreeSet<Feature> = BTreeSet::new();
+        let mut engine_time = Duration::ZERO;
+        let budget = self.config.budget;
+        let done = |s: &Summary| match budget {
+            Budget::Queries(n) => s.queries >= n,
+            Budget::Time(t) => started.elapsed() >= t,
+        };
+        // Owned copies: the generator borrows them while the engines are borrowed mutably.
+        let (profile, generator_config) = (self.profile.clone(), self.config.generator.clone());
+        let mut graph_index = 0u64;
+        'graphs: while !done(&s) {
+            let graph_seed = derive_rng(self.config.seed, &[stream::GRAPH, graph_index]).random::<u64>();
+            let graph = generate(graph_seed, &self.config.graph).map_err(|e| CampaignError::Config(e.to_string()))?;
+            for e in &mut self.engines {
+                e.load(&graph)?;
+            }
+            s.graphs += 1;
+            let generator = Generator::new(&graph, &profile, &generator_config);
+            // GDsmith resets both kinds of feedback with each graph.
+            let mut pool: Vec<Generated> = Vec::new();
+            let mut frequencies = KeyFrequencies::new();
+            for case_index in 0..self.config.queries_per_graph {
+                if done(&s) {
+                    break 'graphs;
+                }
+                let mut rng = derive_rng(self.config.seed, &[stream::CASE, graph_index, case_index]);
+                let freq = self.config.frequencies.then_some(&frequencies);
+                let mutant = if self.config.mutations && !pool.is_empty() && rng.random_bool(0.5) {
+                    let base = &pool[rng.random_range(0..pool.len())];
+                    let m = Mutation::ALL[rng.random_range(0..Mutation::ALL.len())];
+                    generator.mutate(base, m, &mut rng, freq)
+                } else {
+                    None
+                };
+                s.mutated += u64::from(mutant.is_some());
+                let query = mutant.unwrap_or_else(|| generator.generate_guided(&mut rng, freq));
+                used.extend(query.features.iter().copied());
+
+                let (outcomes, waited) = self.execute_all(&query.text)?;
+                engine_time += waited.iter().sum::<Duration>();
+                s.queries += 1;
+                for ((summary, outcome), w) in s.engines.iter_mut().zip(&outcomes).zip(&waited) {
+                    count(summary, outcome, *w);
+                }
+                let first_non_empty = outcomes[0].rows().is_some_and(|r| !r.rows.is_empty());
+                let slot = s.non_empty_by_length.entry(query.clause_count).or_default();
+                slot.0 += 1;
+                slot.1 += u64::from(first_non_empty);
+                if first_non_empty {
+                    for k in query.query.property_keys() {
+                        *frequencies.entry(k).or_default() += 1;
+                    }
+                    let (lo, hi) = self.config.pool_clauses;
+                    if (lo..=hi).contains(&query.clause_count) {
+                        if pool.len() >= 200 {
+                            pool.remove(0);
+                        }
+                        pool.push(query.clone());
+                    }
+                }
+
+                let shape = shape(&query);
+                let kinds = column_kinds(&query);
+                let order = query.order_columns.as_deref();
+                let verdict = judge(&self.config.oracles, &names, &outcomes, order, &shape, &kinds);
+                if let Verdict::Finding { oracle, signature, summary } = verdict {
+                    // Confirm: the same signature again on a second run, else flaky.
+                    let (again, waited) = self.execute_all(&query.text)?;
+                    engine_time += waited.iter().sum::<Duration>();
+                    let recheck = judge(&self.config.oracles, &names, &again, order, &shape, &kinds);
+                    if !matches!(&recheck, Verdict::Finding { signature: sig, .. } if *sig == signature) {
+                        s.flaky += 1;
+                    } else {
+                        let case = Case {
+                            format: CASE_FORMAT,
+                            oracle,
+                            oracles: self.config.oracles.clone(),
+                            signature: signature.clone(),
+                            summary,
+                            seed: self.config.seed,
+                            graph_index,
+                            case_index,
+                            engines: self
+                                .engines
+                                .iter()
+                                .map(|e| EngineRecord { spec: e.name().into(), version: e.version().into() })
+                                .collect(),
+                            graph: graph.clone(),
+                            query: query.text.clone(),
+                            ast: query.query.clone(),
+                            order_columns: query.order_columns.clone(),
+                            shape: shape.clone(),
+                            column_kinds: kinds.clone(),
+                            outcomes,
+                            occurrences: 1,
+                        };
+                        match self.store.record(&case)? {
+                            Recorded::New(dir) => {
+                                s.findings_new += 1;
+                                s.findings.insert(signature, dir.display().to_string());
+                            }
+                            Recorded::Duplicate(dir) => {
+                                s.findings_duplicate += 1;
+                                s.findings.insert(signature, dir.display().to_string());
+                            }
+                        }
+                    }
+                }
+                s.seconds = started.elapsed().as_secs_f64();
+                progress(&s);
+            }
+            graph_index += 1;
+        }
+        s.seconds = started.elapsed().as_secs_f64();
+        s.queries_per_second = s.queries as f64 / s.seconds.max(1e-9);
+        s.harness_seconds = (started.elapsed().saturating_sub(engine_time)).as_secs_f64();
+        let enabled: Vec<Feature> = self
+            .profile
+            .features
+            .iter()
+            .copied()
+            .filter(|f| self.config.generator.weight(*f) > 0)
+            .filter(|f| !(self.config.generator.deterministic && self.profile.bugs.contains_key(f)))
+            .collect();
+        s.features_enabled = enabled.len();
+        s.features_used = enabled.iter().filter(|f| used.contains(f)).count();
+        let path = self.config.out.join("summary.json");
+        std::fs::write(&path, serde_json::to_string_pretty(&s).expect("summaries serialize") + "\n")
+            .map_err(|e| CampaignError::Report(ReportError::Io { path, source: e }))?;
+        Ok(s)
+    }
+
+    fn execute_all(&mut self, text: &str) -> Result<(Vec<Outcome>, Vec<Duration>), CampaignError> {
+        let mut outcomes = Vec::with_capacity(self.engines.len());
+        let mut waited = Vec::with_capacity(self.engines.len());
+        for e in &mut self.engines {
+            let t = Instant::now();
+            outcomes.push(e.execute(text, &self.config.exec)?);
+            waited.push(t.elapsed());
+        }
+        Ok((outcomes, waited))
+    }
+}
+
+fn count(summary: &mut EngineSummary, outcome: &Outcome, waited: Duration) {
+    summary.engine_seconds += waited.as_secs_f64();
+    match outcome {
+        Outcome::Rows(r) => {
+            summary.accepted += 1;
+            summary.non_empty += u64::from(!r.rows.is_empty());
+        }
+        Outcome::Error { class, .. } => *summary.rejected.entry(class.name()).or_default() += 1,
+        Outcome::Crash { .. } => summary.crashes += 1,
+        Outcome::Timeout { .. } => summary.timeouts += 1,
+    }
+}
+
+/// What computes each result column, e.g. `fn:startNode`, `agg:max`,
+/// `var:Rel`: names the differing columns in a signature.
+pub fn column_kinds(g: &Generated) -> Vec<String> {
+    use graphlancer_cypher::ast::{Clause, Expr};
+    let Some(Clause::Return(p)) = g.query.parts.first().and_then(|p| p.clauses.last()) else { return Vec::new() };
+    let scope_before = g.scopes.len().checked_sub(2).and_then(|i| g.scopes.get(i));
+    p.items
+        .iter()
+        .map(|(e, _)| match e {
+            Expr::Variable(v) => {
+                let ty = scope_before.and_then(|s| s.iter().find(|x| &x.name == v)).map(|x| format!("{:?}", x.ty));
+                format!("var:{}", ty.unwrap_or_else(|| "?".into()))
+            }
+            Expr::Property(..) => "property".into(),
+            Expr::Function(name, _) => format!("fn:{name}"),
+            Expr::Aggregate { name, .. } => format!("agg:{name}"),
+            Expr::Binary(op, ..) => format!("op:{}", op.text()),
+            Expr::Literal(_) => "literal".into(),
+            other => format!("{other:?}").split(['(', ' ', '{']).next().unwrap_or("expr").to_lowercase(),
+        })
+        .collect()
+}
+
+/// The query's clause sequence, e.g. `MATCH,WITH,RETURN`: part of a signature.
+fn shape(g: &Generated) -> String {
+    use graphlancer_cypher::ast::Clause;
+    let names: Vec<&str> = g
+        .query
+        .parts
+        .iter()
+        .flat_map(|p| &p.clauses)
+        .map(|c| match c {
+            Clause::Match { optional: true, .. } => "OPTIONAL MATCH",
+            Clause::Match { .. } => "MATCH",
+            Clause::Unwind { .. } => "UNWIND",
+            Clause::With(_) => "WITH",
+            Clause::Return(_) => "RETURN",
+            Clause::Create { .. } => "CREATE",
+            Clause::Merge { .. } => "MERGE",
+            Clause::Set { .. } => "SET",
+            Clause::Remove { .. } => "REMOVE",
+            Clause::Delete { .. } => "DELETE",
+            Clause::Foreach { .. } => "FOREACH",
+            Clause::Call { .. } => "CALL",
+        })
+        .collect();
+    names.join(",")
+}

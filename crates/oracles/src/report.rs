@@ -1,0 +1,259 @@
+//! Findings on disk: one folder per distinct signature with `case.json`
+//! (everything `graphlancer replay` needs), `repro.cypher` (paste into the
+//! engine's shell) and `README.md` (what differs, in words and tables).
+//! Written before the campaign moves on; a later duplicate raises the count.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use graphlancer_engines::Outcome;
+use graphlancer_model::{Graph, ResultSet, ScriptDialect, creation_script};
+use serde::{Deserialize, Serialize};
+
+use crate::judge::OracleKind;
+
+/// The version of the `case.json` format.
+pub const CASE_FORMAT: u32 = 1;
+
+/// An engine as it was when the finding was made.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EngineRecord {
+    /// The spec it was opened from.
+    pub spec: String,
+    /// The version it reported.
+    pub version: String,
+}
+
+/// A finding, complete enough to replay with nothing else.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Case {
+    /// [`CASE_FORMAT`] when written.
+    pub format: u32,
+    /// The oracle that found it.
+    pub oracle: OracleKind,
+    /// The oracles the campaign ran (replay judges with the same).
+    pub oracles: Vec<OracleKind>,
+    /// Dedup key.
+    pub signature: String,
+    /// One line for people.
+    pub summary: String,
+    /// Campaign seed, graph and case index: the case regenerates from these.
+    pub seed: u64,
+    /// Index of the graph in the campaign.
+    pub graph_index: u64,
+    /// Index of the case within its graph.
+    pub case_index: u64,
+    /// The engines compared.
+    pub engines: Vec<EngineRecord>,
+    /// The generated graph, with its schema.
+    pub graph: Graph,
+    /// The query text as run.
+    pub query: String,
+    /// The query's AST.
+    pub ast: graphlancer_cypher::Query,
+    /// Result columns an ORDER BY fixes.
+    pub order_columns: Option<Vec<usize>>,
+    /// The clause sequence (part of some signatures).
+    pub shape: String,
+    /// What computes each result column (part of some signatures).
+    pub column_kinds: Vec<String>,
+    /// Each engine's outcome, in `engines` order.
+    pub outcomes: Vec<Outcome>,
+    /// How many times the campaign met this signature.
+    pub occurrences: u64,
+}
+
+/// A report folder that cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum ReportError {
+    /// A file could not be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What failed.
+        source: std::io::Error,
+    },
+    /// A finding folder whose case.json does not parse.
+    #[error("damaged report {path}: {detail}")]
+    Damaged {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        detail: String,
+    },
+}
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> ReportError + '_ {
+    move |source| ReportError::Io { path: path.to_owned(), source }
+}
+
+/// Reads a `case.json`.
+pub fn read_case(path: &Path) -> Result<Case, ReportError> {
+    let text = std::fs::read_to_string(path).map_err(io(path))?;
+    let case: Case = serde_json::from_str(&text)
+        .map_err(|e| ReportError::Damaged { path: path.to_owned(), detail: e.to_string() })?;
+    if case.format != CASE_FORMAT {
+        return Err(ReportError::Damaged {
+            path: path.to_owned(),
+            detail: format!("format {} (this graphlancer reads {CASE_FORMAT})", case.format),
+        });
+    }
+    Ok(case)
+}
+
+/// Whether a finding was new.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Recorded {
+    /// A new report folder.
+    New(PathBuf),
+    /// A known signature; its count went up.
+    Duplicate(PathBuf),
+}
+
+/// The findings folder of a campaign.
+pub struct ReportStore {
+    root: PathBuf,
+    by_signature: BTreeMap<String, PathBuf>,
+}
+
+impl ReportStore {
+    /// Opens (or creates) `out/findings`, reading the findings already there
+    /// so a resumed campaign deduplicates against them.
+    pub fn open(out: &Path) -> Result<Self, ReportError> {
+        let root = out.join("findings");
+        std::fs::create_dir_all(&root).map_err(io(&root))?;
+        let mut by_signature = BTreeMap::new();
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(&root)
+            .map_err(io(&root))?
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| p.is_dir())
+            .collect();
+        entries.sort();
+        for dir in entries {
+            let case = read_case(&dir.join("case.json"))?;
+            by_signature.insert(case.signature, dir);
+        }
+        Ok(Self { root, by_signature })
+    }
+
+    /// Folders written so far, by signature.
+    pub fn findings(&self) -> &BTreeMap<String, PathBuf> {
+        &self.by_signature
+    }
+
+    /// Writes a new finding, or counts a duplicate.
+    pub fn record(&mut self, case: &Case) -> Result<Recorded, ReportError> {
+        if let Some(dir) = self.by_signature.get(&case.signature) {
+            let path = dir.join("case.json");
+            let mut known = read_case(&path)?;
+            known.occurrences += 1;
+            write_atomic(&path, &to_json(&known))?;
+            return Ok(Recorded::Duplicate(dir.clone()));
+        }
+        let dir = self.root.join(format!("{:04}-{}", self.by_signature.len() + 1, case.oracle.name()));
+        std::fs::create_dir_all(&dir).map_err(io(&dir))?;
+        write_atomic(&dir.join("repro.cypher"), &repro(case))?;
+        write_atomic(&dir.join("README.md"), &readme(case, &dir))?;
+        // case.json last: a folder without it was never finished.
+        write_atomic(&dir.join("case.json"), &to_json(case))?;
+        self.by_signature.insert(case.signature.clone(), dir.clone());
+        Ok(Recorded::New(dir))
+    }
+}
+
+fn to_json(case: &Case) -> String {
+    serde_json::to_string_pretty(case).expect("cases always serialize") + "\n"
+}
+
+fn write_atomic(path: &Path, text: &str) -> Result<(), ReportError> {
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, text).map_err(io(&tmp))?;
+    std::fs::rename(&tmp, path).map_err(io(path))
+}
+
+/// The graph's creation script and the query, ready for the engine's shell.
+pub fn repro(case: &Case) -> String {
+    let mut s = format!("// graphlancer finding: {}\n", case.summary);
+    for e in &case.engines {
+        let _ = writeln!(s, "// engine: {} {}", e.spec, e.version);
+    }
+    let _ = writeln!(s, "// seed {} graph {} case {}\n", case.seed, case.graph_index, case.case_index);
+    for statement in creation_script(&case.graph, ScriptDialect::Cypher) {
+        let _ = writeln!(s, "{statement};\n");
+    }
+    let _ = writeln!(s, "{};", case.query);
+    s
+}
+
+fn readme(case: &Case, dir: &Path) -> String {
+    let mut s = format!("# {}\n\n", case.summary);
+    let _ = writeln!(s, "Found by the {} oracle. Signature: `{}`.\n", case.oracle.name(), case.signature);
+    s.push_str("| engine | version | outcome |\n|---|---|---|\n");
+    for (e, o) in case.engines.iter().zip(&case.outcomes) {
+        let _ = writeln!(s, "| {} | {} | {} |", e.spec, e.version, outcome_line(o));
+    }
+    let _ = writeln!(
+        s,
+        "\nThe graph ({} nodes, {} relationships) is created by `repro.cypher`, which ends with the query:\n\n```cypher\n{}\n```\n",
+        case.graph.nodes.len(),
+        case.graph.relationships.len(),
+        case.query
+    );
+    if let Some(keys) = &case.order_columns {
+        let _ = writeln!(s, "The query orders its rows by columns {keys:?}; rows tying on them may come in any order.\n");
+    } else {
+        s.push_str("The query fixes no order: rows are compared as a multiset.\n\n");
+    }
+    for (e, o) in case.engines.iter().zip(&case.outcomes) {
+        let _ = writeln!(s, "## {}\n", e.spec);
+        match o {
+            Outcome::Rows(r) => s.push_str(&table(r)),
+            other => {
+                let _ = writeln!(s, "```\n{}\n```", outcome_detail(other));
+            }
+        }
+        s.push('\n');
+    }
+    let _ = writeln!(s, "Replay: `graphlancer replay {}`", dir.display());
+    s
+}
+
+fn outcome_line(o: &Outcome) -> String {
+    match o {
+        Outcome::Rows(r) => format!("{} rows", r.rows.len()),
+        Outcome::Error { class, .. } => format!("{} error", class.name()),
+        Outcome::Crash { .. } => "crash".into(),
+        Outcome::Timeout { after_ms } => format!("timeout after {after_ms} ms"),
+    }
+}
+
+fn outcome_detail(o: &Outcome) -> String {
+    match o {
+        Outcome::Error { class, message } => format!("{} error: {message}", class.name()),
+        Outcome::Crash { message } => format!("crash: {message}"),
+        other => outcome_line(other),
+    }
+}
+
+/// A result as a Markdown table, at most 30 rows.
+fn table(r: &ResultSet) -> String {
+    const MAX: usize = 30;
+    let cell = |v: &graphlancer_model::Value| v.to_string().replace('|', "\\|");
+    let mut s = format!("| {} |\n|{}\n", r.columns.join(" | "), "---|".repeat(r.columns.len().max(1)));
+    let mut rows: Vec<String> =
+        r.rows.iter().map(|row| format!("| {} |", row.iter().map(cell).collect::<Vec<_>>().join(" | "))).collect();
+    rows.sort();
+    for line in rows.iter().take(MAX) {
+        s.push_str(line);
+        s.push('\n');
+    }
+    if rows.len() > MAX {
+        let _ = writeln!(s, "\n… {} more rows (in case.json)", rows.len() - MAX);
+    }
+    let _ = writeln!(s, "\n{} rows (sorted here for reading)", r.rows.len());
+    s
+}
