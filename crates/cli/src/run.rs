@@ -70,7 +70,8 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
     };
     let generator = match &args.config {
         Some(path) => {
-            let text = std::fs::read_to_string(path).with_context(|| format!("cannot read config {}", path.display()))?;
+            let text =
+                std::fs::read_to_string(path).with_context(|| format!("cannot read config {}", path.display()))?;
             GeneratorConfig::from_toml(&text).with_context(|| format!("in {}", path.display()))?
         }
         None => GeneratorConfig::preset(if oracles.contains(&OracleKind::Differential) {
@@ -196,7 +197,8 @@ pub(crate) fn replay(dir: &Path, timeout: Duration) -> Result<ExitCode> {
         outcomes.push(e.execute(&case.query, &ExecOptions { timeout })?);
     }
     let names: Vec<String> = case.engines.iter().map(|e| e.spec.clone()).collect();
-    let verdict = judge(&case.oracles, &names, &outcomes, case.order_columns.as_deref(), &case.shape, &case.column_kinds);
+    let verdict =
+        judge(&case.oracles, &names, &outcomes, case.order_columns.as_deref(), &case.shape, &case.column_kinds);
     match verdict {
         Verdict::Finding { signature, summary, .. } if signature == case.signature => {
             println!("reproduces: {summary}");
@@ -212,4 +214,3 @@ pub(crate) fn replay(dir: &Path, timeout: Duration) -> Result<ExitCode> {
         }
     }
 }
-

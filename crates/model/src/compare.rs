@@ -108,18 +108,44 @@ fn bag_difference(left: &[Vec<Value>], right: &[Vec<Value>], tol: Tolerance) -> 
     if l.len() == r.len() && l.iter().zip(&r).all(|(a, b)| rows_match(a, b, tol)) {
         return None;
     }
-    // Floats inside the tolerance can sort on either side of a neighbour, so
-    // the sorted walk is only a fast path; this matching decides.
-    let mut taken = vec![false; r.len()];
+    // Walk both sorted lists; what one side lacks goes aside. Floats inside
+    // the tolerance can sort on either side of a neighbour, so the leftovers
+    // are then paired by tolerance (few, as a rule).
+    let (mut i, mut j) = (0, 0);
+    let (mut left_over, mut right_over): (Vec<&Vec<Value>>, Vec<&Vec<Value>>) = (Vec::new(), Vec::new());
+    while i < l.len() && j < r.len() {
+        if rows_match(l[i], r[j], tol) {
+            i += 1;
+            j += 1;
+        } else if cmp_rows(l[i], r[j]).is_lt() {
+            left_over.push(l[i]);
+            i += 1;
+        } else {
+            right_over.push(r[j]);
+            j += 1;
+        }
+    }
+    left_over.extend(&l[i..]);
+    right_over.extend(&r[j..]);
+    // Pairing is quadratic; past a few hundred leftovers the results differ
+    // anyway and the plain walk's account of it stands.
+    const PAIRING_LIMIT: usize = 512;
+    if left_over.len() > PAIRING_LIMIT || right_over.len() > PAIRING_LIMIT {
+        return Some(Difference::Rows {
+            only_left: left_over.into_iter().cloned().collect(),
+            only_right: right_over.into_iter().cloned().collect(),
+        });
+    }
+    let mut taken = vec![false; right_over.len()];
     let mut only_left = Vec::new();
-    for a in &l {
-        match (0..r.len()).find(|&j| !taken[j] && rows_match(a, r[j], tol)) {
-            Some(j) => taken[j] = true,
+    for a in &left_over {
+        match (0..right_over.len()).find(|&k| !taken[k] && rows_match(a, right_over[k], tol)) {
+            Some(k) => taken[k] = true,
             None => only_left.push((*a).clone()),
         }
     }
     let only_right: Vec<Vec<Value>> =
-        r.iter().zip(&taken).filter(|(_, t)| !**t).map(|(row, _)| (*row).clone()).collect();
+        right_over.iter().zip(&taken).filter(|(_, t)| !**t).map(|(row, _)| (*row).clone()).collect();
     if only_left.is_empty() && only_right.is_empty() { None } else { Some(Difference::Rows { only_left, only_right }) }
 }
 

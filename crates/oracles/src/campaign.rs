@@ -14,7 +14,7 @@ use rand::Rng;
 use serde::Serialize;
 
 use crate::judge::{OracleKind, Verdict, judge};
-use crate::report::{Case, CASE_FORMAT, EngineRecord, Recorded, ReportError, ReportStore};
+use crate::report::{CASE_FORMAT, Case, EngineRecord, Recorded, ReportError, ReportStore};
 
 /// Stream ids of the campaign's randomness (beside the model's).
 mod stream {
@@ -176,7 +176,11 @@ impl Campaign {
             engines: self
                 .engines
                 .iter()
-                .map(|e| EngineSummary { spec: e.name().into(), version: e.version().into(), ..EngineSummary::default() })
+                .map(|e| EngineSummary {
+                    spec: e.name().into(),
+                    version: e.version().into(),
+                    ..EngineSummary::default()
+                })
                 .collect(),
             ..Summary::default()
         };
@@ -253,7 +257,7 @@ impl Campaign {
                     if !matches!(&recheck, Verdict::Finding { signature: sig, .. } if *sig == signature) {
                         s.flaky += 1;
                     } else {
-                        let case = Case {
+                        let mut case = Case {
                             format: CASE_FORMAT,
                             oracle,
                             oracles: self.config.oracles.clone(),
@@ -274,8 +278,9 @@ impl Campaign {
                             shape: shape.clone(),
                             column_kinds: kinds.clone(),
                             outcomes,
-                            occurrences: 1,
+                            row_counts: Vec::new(),
                         };
+                        case.trim_rows();
                         match self.store.record(&case)? {
                             Recorded::New(dir) => {
                                 s.findings_new += 1;

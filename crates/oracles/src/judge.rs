@@ -98,7 +98,9 @@ pub fn judge(
                 if let Comparison::Differ(d) = compare(a, b, &order, Tolerance::default()) {
                     let (kind, detail) = match &d {
                         Difference::ColumnCount { .. } => ("column-count", clause_shape.to_owned()),
-                        Difference::Rows { .. } if a.rows.len() != b.rows.len() => ("row-count", clause_shape.to_owned()),
+                        Difference::Rows { .. } if a.rows.len() != b.rows.len() => {
+                            ("row-count", clause_shape.to_owned())
+                        }
                         // Same number of rows: name the columns whose values
                         // differ by what computes them, which groups one
                         // fault's many queries under one signature.
@@ -111,7 +113,8 @@ pub fn judge(
                     );
                 }
             }
-            (Outcome::Rows(_), Outcome::Error { class, message }) | (Outcome::Error { class, message }, Outcome::Rows(_)) => {
+            (Outcome::Rows(_), Outcome::Error { class, message })
+            | (Outcome::Error { class, message }, Outcome::Rows(_)) => {
                 let refusing = if matches!(first, Outcome::Error { .. }) { first_name } else { name };
                 return found(
                     format!("refused:{refusing}:{}", normalize(message)),
@@ -129,7 +132,10 @@ pub fn judge(
 /// The kinds of the columns whose values differ as multisets.
 fn differing_columns(a: &ResultSet, b: &ResultSet, kinds: &[String]) -> String {
     let column = |r: &ResultSet, j: usize| {
-        ResultSet::new(vec![String::new()], r.rows.iter().map(|row| vec![row.get(j).cloned().unwrap_or(Value::Null)]).collect())
+        ResultSet::new(
+            vec![String::new()],
+            r.rows.iter().map(|row| vec![row.get(j).cloned().unwrap_or(Value::Null)]).collect(),
+        )
     };
     let mut differing: Vec<String> = (0..a.columns.len().max(b.columns.len()))
         .filter(|&j| compare(&column(a, j), &column(b, j), &RowOrder::Bag, Tolerance::default()) != Comparison::Equal)
@@ -184,30 +190,44 @@ mod tests {
     fn equal_bags_pass_and_different_ones_do_not() {
         assert_eq!(judge(&BOTH, &names(), &[rows(&[1, 2]), rows(&[2, 1])], None, "M,R", &[]), Verdict::Pass);
         let v = judge(&BOTH, &names(), &[rows(&[1, 2]), rows(&[1])], None, "M,R", &[]);
-        assert!(matches!(v, Verdict::Finding { oracle: OracleKind::Differential, ref signature, .. } if signature.contains("row-count")));
+        assert!(
+            matches!(v, Verdict::Finding { oracle: OracleKind::Differential, ref signature, .. } if signature.contains("row-count"))
+        );
         let v = judge(&BOTH, &names(), &[rows(&[1, 2]), rows(&[2, 1])], Some(&[0]), "M,R", &[]);
         assert!(matches!(v, Verdict::Finding { ref signature, .. } if signature.contains(":order:")));
     }
 
     #[test]
     fn same_row_count_names_the_differing_columns() {
-        let two = |a: i64, b: i64| Outcome::Rows(ResultSet::new(vec!["x".into(), "y".into()], vec![vec![Value::Int(a), Value::Int(b)]]));
+        let two = |a: i64, b: i64| {
+            Outcome::Rows(ResultSet::new(vec!["x".into(), "y".into()], vec![vec![Value::Int(a), Value::Int(b)]]))
+        };
         let kinds = ["var:Int".to_owned(), "fn:startNode".to_owned()];
         let v = judge(&BOTH, &names(), &[two(1, 2), two(1, 3)], None, "M,R", &kinds);
-        assert!(matches!(v, Verdict::Finding { ref signature, .. } if signature == "differential:a|b:values:fn:startNode"), "{v:?}");
+        assert!(
+            matches!(v, Verdict::Finding { ref signature, .. } if signature == "differential:a|b:values:fn:startNode"),
+            "{v:?}"
+        );
     }
 
     #[test]
     fn refusals_crashes_and_internal_errors() {
         let refused = Outcome::Error { class: ErrorClass::Runtime, message: "Unable to resolve 'n19' at 3".into() };
         let v = judge(&BOTH, &names(), &[rows(&[1]), refused.clone()], None, "M,R", &[]);
-        assert!(matches!(v, Verdict::Finding { ref signature, .. } if signature == "differential:a|b:refused:b:Unable to resolve '…' at #"));
+        assert!(
+            matches!(v, Verdict::Finding { ref signature, .. } if signature == "differential:a|b:refused:b:Unable to resolve '…' at #")
+        );
         assert_eq!(judge(&BOTH, &names(), &[refused.clone(), refused], None, "M,R", &[]), Verdict::Pass);
         let crash = Outcome::Crash { message: "gone".into() };
         let v = judge(&BOTH, &names(), &[rows(&[1]), crash.clone()], None, "M,R", &[]);
-        assert!(matches!(v, Verdict::Finding { oracle: OracleKind::Crash, ref signature, .. } if signature == "crash:b:crash:M,R"));
+        assert!(
+            matches!(v, Verdict::Finding { oracle: OracleKind::Crash, ref signature, .. } if signature == "crash:b:crash:M,R")
+        );
         assert_eq!(judge(&[OracleKind::Differential], &names(), &[rows(&[1]), crash], None, "M,R", &[]), Verdict::Pass);
         let internal = Outcome::Error { class: ErrorClass::Internal, message: "Node 27 gone".into() };
-        assert!(matches!(judge(&[OracleKind::Crash], &names()[..1], &[internal], None, "M,R", &[]), Verdict::Finding { .. }));
+        assert!(matches!(
+            judge(&[OracleKind::Crash], &names()[..1], &[internal], None, "M,R", &[]),
+            Verdict::Finding { .. }
+        ));
     }
 }

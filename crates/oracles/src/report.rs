@@ -59,10 +59,26 @@ pub struct Case {
     pub shape: String,
     /// What computes each result column (part of some signatures).
     pub column_kinds: Vec<String>,
-    /// Each engine's outcome, in `engines` order.
+    /// Each engine's outcome, in `engines` order, with at most
+    /// [`STORED_ROWS`] rows each (replay recomputes them in full).
     pub outcomes: Vec<Outcome>,
-    /// How many times the campaign met this signature.
-    pub occurrences: u64,
+    /// Rows each engine returned, before the cut.
+    pub row_counts: Vec<Option<usize>>,
+}
+
+/// Rows of each outcome kept in `case.json` and shown in `README.md`.
+pub const STORED_ROWS: usize = 200;
+
+impl Case {
+    /// Cuts each outcome to [`STORED_ROWS`] rows, recording the full counts.
+    pub fn trim_rows(&mut self) {
+        self.row_counts = self.outcomes.iter().map(|o| o.rows().map(|r| r.rows.len())).collect();
+        for o in &mut self.outcomes {
+            if let Outcome::Rows(r) = o {
+                r.rows.truncate(STORED_ROWS);
+            }
+        }
+    }
 }
 
 /// A report folder that cannot be used.
@@ -148,10 +164,10 @@ impl ReportStore {
     /// Writes a new finding, or counts a duplicate.
     pub fn record(&mut self, case: &Case) -> Result<Recorded, ReportError> {
         if let Some(dir) = self.by_signature.get(&case.signature) {
-            let path = dir.join("case.json");
-            let mut known = read_case(&path)?;
-            known.occurrences += 1;
-            write_atomic(&path, &to_json(&known))?;
+            // The count lives beside the case, so a duplicate never rewrites a large file.
+            let path = dir.join("occurrences");
+            let seen: u64 = std::fs::read_to_string(&path).ok().and_then(|t| t.trim().parse().ok()).unwrap_or(1);
+            write_atomic(&path, &format!("{}\n", seen + 1))?;
             return Ok(Recorded::Duplicate(dir.clone()));
         }
         let dir = self.root.join(format!("{:04}-{}", self.by_signature.len() + 1, case.oracle.name()));
@@ -193,8 +209,12 @@ fn readme(case: &Case, dir: &Path) -> String {
     let mut s = format!("# {}\n\n", case.summary);
     let _ = writeln!(s, "Found by the {} oracle. Signature: `{}`.\n", case.oracle.name(), case.signature);
     s.push_str("| engine | version | outcome |\n|---|---|---|\n");
-    for (e, o) in case.engines.iter().zip(&case.outcomes) {
-        let _ = writeln!(s, "| {} | {} | {} |", e.spec, e.version, outcome_line(o));
+    for ((e, o), n) in case.engines.iter().zip(&case.outcomes).zip(&case.row_counts) {
+        let line = match n {
+            Some(n) => format!("{n} rows"),
+            None => outcome_line(o),
+        };
+        let _ = writeln!(s, "| {} | {} | {line} |", e.spec, e.version);
     }
     let _ = writeln!(
         s,
@@ -204,7 +224,8 @@ fn readme(case: &Case, dir: &Path) -> String {
         case.query
     );
     if let Some(keys) = &case.order_columns {
-        let _ = writeln!(s, "The query orders its rows by columns {keys:?}; rows tying on them may come in any order.\n");
+        let _ =
+            writeln!(s, "The query orders its rows by columns {keys:?}; rows tying on them may come in any order.\n");
     } else {
         s.push_str("The query fixes no order: rows are compared as a multiset.\n\n");
     }
@@ -239,7 +260,7 @@ fn outcome_detail(o: &Outcome) -> String {
     }
 }
 
-/// A result as a Markdown table, at most 30 rows.
+/// A result as a Markdown table, at most 30 rows (of those stored).
 fn table(r: &ResultSet) -> String {
     const MAX: usize = 30;
     let cell = |v: &graphlancer_model::Value| v.to_string().replace('|', "\\|");

@@ -1,0 +1,118 @@
+//! `graphlancer run` and `replay` against the real engines.
+
+use std::process::{Command, Output};
+
+use crate::binary;
+
+fn graphlancer(args: &[&str]) -> Output {
+    Command::new(binary()).args(args).output().expect("graphlancer runs")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn differential_campaign_writes_findings_that_replay() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("out");
+    let o = graphlancer(&[
+        "run",
+        "--engine",
+        "grafeo",
+        "--engine",
+        "falkordb",
+        "--seed",
+        "3",
+        "--queries",
+        "60",
+        "--out",
+        out.to_str().expect("utf-8"),
+        "--json",
+    ]);
+    // Grafeo 0.5.44 gets grouping keys wrong often enough that 60 queries find it.
+    assert_eq!(o.status.code(), Some(1), "findings expected: {}", stderr(&o));
+    let summary: serde_json::Value = serde_json::from_slice(&o.stdout).expect("summary JSON");
+    assert_eq!(summary["queries"], 60);
+    assert_eq!(summary["oracles"], serde_json::json!(["differential", "crash"]));
+    for engine in summary["engines"].as_array().expect("engines") {
+        let rejected: u64 =
+            engine["rejected"].as_object().expect("map").values().map(|v| v.as_u64().unwrap_or(0)).sum();
+        let total = engine["accepted"].as_u64().unwrap_or(0)
+            + rejected
+            + engine["timeouts"].as_u64().unwrap_or(0)
+            + engine["crashes"].as_u64().unwrap_or(0);
+        assert_eq!(total, 60, "{engine}");
+    }
+    assert!(summary["findings_new"].as_u64().unwrap_or(0) > 0);
+    let on_disk: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).expect("summary.json")).expect("JSON");
+    assert_eq!(on_disk, summary);
+    let mut findings: Vec<_> =
+        std::fs::read_dir(out.join("findings")).expect("findings").map(|e| e.expect("entry").path()).collect();
+    findings.sort();
+    assert_eq!(findings.len() as u64, summary["findings_new"].as_u64().unwrap_or(0));
+    for f in &findings {
+        for file in ["case.json", "repro.cypher", "README.md"] {
+            assert!(f.join(file).is_file(), "{} lacks {file}", f.display());
+        }
+    }
+    let first = &findings[0];
+    let replay = graphlancer(&["replay", first.to_str().expect("utf-8")]);
+    assert_eq!(replay.status.code(), Some(0), "{} {}", String::from_utf8_lossy(&replay.stdout), stderr(&replay));
+    assert!(String::from_utf8_lossy(&replay.stdout).starts_with("reproduces"));
+
+    // Resuming into the same folder counts known signatures as duplicates.
+    let again = graphlancer(&[
+        "run",
+        "--engine",
+        "grafeo",
+        "--engine",
+        "falkordb",
+        "--seed",
+        "3",
+        "--queries",
+        "60",
+        "--out",
+        out.to_str().expect("utf-8"),
+        "--json",
+    ]);
+    let second: serde_json::Value = serde_json::from_slice(&again.stdout).expect("summary JSON");
+    assert_eq!(second["findings_new"], 0, "same seed, same findings");
+    assert!(second["findings_duplicate"].as_u64().unwrap_or(0) > 0);
+}
+
+#[test]
+fn default_run_is_the_crash_oracle_on_grafeo() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("out");
+    let o = graphlancer(&["run", "--queries", "60", "--out", out.to_str().expect("utf-8"), "--json"]);
+    assert!(matches!(o.status.code(), Some(0 | 1)), "{}", stderr(&o));
+    let summary: serde_json::Value = serde_json::from_slice(&o.stdout).expect("summary JSON");
+    assert_eq!(summary["oracles"], serde_json::json!(["crash"]));
+    assert_eq!(summary["engines"][0]["spec"], "grafeo");
+    assert_eq!(summary["queries"], 60);
+    assert!(summary["mutated"].as_u64().unwrap_or(0) > 0, "GDsmith's mutations are on by default");
+}
+
+#[test]
+fn campaign_input_errors_exit_2() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("out");
+    let out_s = out.to_str().expect("utf-8");
+    let o = graphlancer(&["run", "--oracle", "differential", "--queries", "5", "--out", out_s]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("two or more engines"));
+    let o = graphlancer(&["run", "--oracle", "nope", "--queries", "5", "--out", out_s]);
+    assert_eq!(o.status.code(), Some(2));
+    let damaged = out.join("findings").join("0001-crash");
+    std::fs::create_dir_all(&damaged).expect("mkdir");
+    std::fs::write(damaged.join("case.json"), "{ not json").expect("write");
+    let o = graphlancer(&["run", "--queries", "5", "--out", out_s]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("damaged report"), "{}", stderr(&o));
+    let o = graphlancer(&["replay", damaged.to_str().expect("utf-8")]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = graphlancer(&["replay", "/nonexistent/finding"]);
+    assert_eq!(o.status.code(), Some(2));
+}
