@@ -16,16 +16,30 @@ pub enum EngineSpec {
     /// Embedded Grafeo in an engine host.
     Grafeo,
     /// A FalkorDB server graphlancer starts from `.engines/`.
-    FalkorDbManaged,
+    FalkorDbManaged {
+        /// Settings of this instance.
+        settings: FalkorSettings,
+    },
     /// A FalkorDB server at `HOST:PORT`.
     FalkorDbRemote {
         /// `HOST:PORT`.
         address: String,
+        /// Settings of this instance.
+        settings: FalkorSettings,
     },
 }
 
+/// FalkorDB settings a spec can ask for (`?index=all`), so one engine under
+/// two settings can be compared.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct FalkorSettings {
+    /// An index on every (label, key) and (type, key) of the schema, made
+    /// before the data is loaded.
+    pub index_all: bool,
+}
+
 /// The specs graphlancer knows, for help texts and errors.
-pub const KNOWN_SPECS: &str = "grafeo, falkordb, falkordb://HOST:PORT";
+pub const KNOWN_SPECS: &str = "grafeo, falkordb, falkordb://HOST:PORT (either with ?index=all)";
 
 /// A spec that names no engine graphlancer knows.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -37,16 +51,25 @@ impl FromStr for EngineSpec {
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let unknown = || UnknownSpec(s.to_owned());
-        match s {
-            "grafeo" => Ok(EngineSpec::Grafeo),
-            "falkordb" => Ok(EngineSpec::FalkorDbManaged),
+        let (base, query) = s.split_once('?').map_or((s, None), |(b, q)| (b, Some(q)));
+        let mut settings = FalkorSettings::default();
+        for option in query.into_iter().flat_map(|q| q.split('&')) {
+            match option {
+                "index=all" => settings.index_all = true,
+                "index=none" => settings.index_all = false,
+                _ => return Err(unknown()),
+            }
+        }
+        match base {
+            "grafeo" if query.is_none() => Ok(EngineSpec::Grafeo),
+            "falkordb" => Ok(EngineSpec::FalkorDbManaged { settings }),
             _ => {
-                let address = s.strip_prefix("falkordb://").ok_or_else(unknown)?.trim_end_matches('/');
+                let address = base.strip_prefix("falkordb://").ok_or_else(unknown)?.trim_end_matches('/');
                 let (host, port) = address.rsplit_once(':').ok_or_else(unknown)?;
                 if host.is_empty() || port.parse::<u16>().is_err() {
                     return Err(unknown());
                 }
-                Ok(EngineSpec::FalkorDbRemote { address: address.to_owned() })
+                Ok(EngineSpec::FalkorDbRemote { address: address.to_owned(), settings })
             }
         }
     }
@@ -56,9 +79,16 @@ impl fmt::Display for EngineSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             EngineSpec::Grafeo => f.write_str("grafeo"),
-            EngineSpec::FalkorDbManaged => f.write_str("falkordb"),
-            EngineSpec::FalkorDbRemote { address } => write!(f, "falkordb://{address}"),
+            EngineSpec::FalkorDbManaged { settings } => write!(f, "falkordb{}", settings.suffix()),
+            EngineSpec::FalkorDbRemote { address, settings } => write!(f, "falkordb://{address}{}", settings.suffix()),
         }
+    }
+}
+
+impl FalkorSettings {
+    /// The spec suffix that asks for these settings.
+    pub fn suffix(self) -> &'static str {
+        if self.index_all { "?index=all" } else { "" }
     }
 }
 
@@ -77,8 +107,12 @@ pub fn open(spec: &EngineSpec, options: &OpenOptions) -> Result<Box<dyn Engine>,
             command.args = vec!["engine-host".into(), "grafeo".into()];
             Box::new(GrafeoEngine::start(command)?)
         }
-        EngineSpec::FalkorDbManaged => Box::new(FalkorDb::start_managed(&engines_dir("falkordb")?.falkordb()?)?),
-        EngineSpec::FalkorDbRemote { address } => Box::new(FalkorDb::connect(address)?),
+        EngineSpec::FalkorDbManaged { settings } => {
+            Box::new(FalkorDb::start_managed(&engines_dir("falkordb")?.falkordb()?)?.with_settings(*settings))
+        }
+        EngineSpec::FalkorDbRemote { address, settings } => {
+            Box::new(FalkorDb::connect(address)?.with_settings(*settings))
+        }
     })
 }
 
@@ -88,10 +122,25 @@ mod tests {
 
     #[test]
     fn specs_parse_and_print_back() {
-        for text in ["grafeo", "falkordb", "falkordb://127.0.0.1:6379", "falkordb://db.example:1"] {
+        for text in [
+            "grafeo",
+            "falkordb",
+            "falkordb?index=all",
+            "falkordb://127.0.0.1:6379",
+            "falkordb://db.example:1?index=all",
+        ] {
             assert_eq!(text.parse::<EngineSpec>().expect("parses").to_string(), text);
         }
-        for bad in ["neo", "falkordb://", "falkordb://host", "falkordb://host:99999", "falkordb://:1", ""] {
+        for bad in [
+            "neo",
+            "falkordb://",
+            "falkordb://host",
+            "falkordb://host:99999",
+            "falkordb://:1",
+            "",
+            "falkordb?x=1",
+            "grafeo?index=all",
+        ] {
             assert!(bad.parse::<EngineSpec>().is_err(), "{bad} should be refused");
         }
     }

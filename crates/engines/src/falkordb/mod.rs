@@ -8,12 +8,13 @@ pub mod server;
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use graphlancer_model::{Graph, ID_PROPERTY, ResultSet, ScriptDialect, Value, creation_script};
+use graphlancer_model::{Graph, ID_PROPERTY, ResultSet, ScriptDialect, Value, creation_script, quote_identifier};
 
 use self::decode::{Catalog, DecodeError, Decoder};
 use self::server::ManagedServer;
 use crate::install::FalkorDbInstall;
 use crate::outcome::{ErrorClass, Outcome};
+use crate::spec::FalkorSettings;
 use crate::{Engine, EngineError, ExecOptions, may_write, millis};
 
 const ENGINE: &str = "falkordb";
@@ -34,6 +35,7 @@ pub struct FalkorDb {
     identities: BTreeMap<i64, i64>,
     graph: Option<Graph>,
     version: String,
+    settings: FalkorSettings,
 }
 
 impl FalkorDb {
@@ -60,9 +62,17 @@ impl FalkorDb {
             identities: BTreeMap::new(),
             graph: None,
             version: String::new(),
+            settings: FalkorSettings::default(),
         };
         db.version = db.module_version()?;
         Ok(db)
+    }
+
+    /// Applies spec settings; the name becomes the spec with its settings.
+    pub fn with_settings(mut self, settings: FalkorSettings) -> Self {
+        self.settings = settings;
+        self.name.push_str(settings.suffix());
+        self
     }
 
     /// The managed server, when graphlancer started it.
@@ -136,6 +146,24 @@ impl FalkorDb {
         self.identities.clear();
         self.catalog = Catalog::default();
         let Some(graph) = self.graph.clone() else { return Ok(()) };
+        if self.settings.index_all {
+            // Before the data: an index built afterwards fills in the background.
+            for l in &graph.schema.labels {
+                for k in &l.keys {
+                    self.setup_query(&format!(
+                        "CREATE INDEX FOR (n:{}) ON (n.{})",
+                        quote_identifier(&l.name),
+                        quote_identifier(k)
+                    ))?;
+                }
+            }
+            for t in &graph.schema.rel_types {
+                for k in &t.keys {
+                    let (t, k) = (quote_identifier(&t.name), quote_identifier(k));
+                    self.setup_query(&format!("CREATE INDEX FOR ()-[r:{t}]-() ON (r.{k})"))?;
+                }
+            }
+        }
         for statement in creation_script(&graph, ScriptDialect::Cypher) {
             self.setup_query(&statement)?;
         }
