@@ -103,3 +103,26 @@ fn remote_server_by_address() {
     db.load(&graph(13, 12, 3)).expect("loads");
     assert_eq!(count(&mut db), Value::Int(12));
 }
+
+#[test]
+fn index_setting_indexes_every_key_before_the_data() {
+    let spec: graphlancer_engines::EngineSpec = "falkordb?index=all".parse().expect("spec");
+    let options = graphlancer_engines::OpenOptions { host_command: crate::grafeo_host() };
+    let mut db = graphlancer_engines::open(&spec, &options).expect("opens");
+    assert_eq!(db.name(), "falkordb?index=all");
+    let g = graph(14, 20, 30);
+    db.load(&g).expect("loads");
+    let indexed = rows(
+        db.execute(
+            "CALL db.indexes() YIELD label, properties RETURN label, size(properties) AS n",
+            &ExecOptions::default(),
+        )
+        .expect("runs"),
+    );
+    let expected: i64 = g.schema.labels.iter().map(|l| l.keys.len() as i64).sum::<i64>()
+        + g.schema.rel_types.iter().map(|t| t.keys.len() as i64).sum::<i64>();
+    let got: i64 = indexed.rows.iter().map(|r| if let Value::Int(n) = r[1] { n } else { 0 }).sum();
+    assert_eq!(got, expected);
+    let count = rows(db.execute("MATCH (n) RETURN count(n)", &ExecOptions::default()).expect("runs"));
+    assert_eq!(count.scalar(), Some(&Value::Int(20)));
+}
