@@ -184,6 +184,12 @@ pub(crate) fn validity(
                 v.timeouts += 1;
                 v.rejections.push((g.text.clone(), "TIMEOUT".into()));
             }
+            // Accepted: the answer was just too long to keep.
+            Outcome::TooLarge { .. } => {
+                v.accepted += 1;
+                v.non_empty += 1;
+                slot.1 += 1;
+            }
         }
         if !json && (i + 1) % progress_every == 0 {
             eprint!("\r{}/{} queries", i + 1, args.count);

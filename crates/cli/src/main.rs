@@ -213,7 +213,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let g = graph.generate()?;
             let mut db = graphlancer_engines::open(&spec, &open_options()?)?;
             db.load(&g)?;
-            let opts = ExecOptions { timeout };
+            let opts = ExecOptions { timeout, ..ExecOptions::default() };
             let mut out = std::io::stdout().lock();
             if !json {
                 writeln!(
@@ -247,7 +247,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let spec: EngineSpec = engine.parse()?;
             let g = generate(graph_seed, &GraphConfig::default())?;
             let mut db = graphlancer_engines::open(&spec, &open_options()?)?;
-            let v = generate::validity(&args, &g, db.as_mut(), ExecOptions { timeout }, json)?;
+            let v =
+                generate::validity(&args, &g, db.as_mut(), ExecOptions { timeout, ..ExecOptions::default() }, json)?;
             if json {
                 println!("{}", serde_json::to_string_pretty(&v)?);
             } else {
@@ -299,5 +300,6 @@ fn describe(outcome: &Outcome) -> String {
         Outcome::Error { class, message } => format!("error ({}): {message}", class.name()),
         Outcome::Crash { message } => format!("CRASH: {message}"),
         Outcome::Timeout { after_ms } => format!("TIMEOUT after {after_ms} ms"),
+        Outcome::TooLarge { max_rows } => format!("more than {max_rows} rows (not kept)"),
     }
 }

@@ -98,7 +98,7 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
         mutations: !args.no_mutations,
         frequencies: !args.no_frequencies,
         pool_clauses: (3, 8),
-        exec: ExecOptions { timeout: args.timeout },
+        exec: ExecOptions { timeout: args.timeout, ..ExecOptions::default() },
         out: args.out.clone(),
     };
     let mut campaign = Campaign::new(engines, profile, config)?;
@@ -155,8 +155,8 @@ fn describe(s: &Summary, out: &Path) -> String {
     );
     for e in &s.engines {
         t.push_str(&format!(
-            "  {} {}: accepted {} · rejected {:?} · non-empty {} · timeouts {} · crashes {} · {:.1} s in the engine\n",
-            e.spec, e.version, e.accepted, e.rejected, e.non_empty, e.timeouts, e.crashes, e.engine_seconds
+            "  {} {}: accepted {} · rejected {:?} · non-empty {} · timeouts {} · crashes {} · over the row cap {} · {:.1} s in the engine\n",
+            e.spec, e.version, e.accepted, e.rejected, e.non_empty, e.timeouts, e.crashes, e.too_large, e.engine_seconds
         ));
     }
     t.push_str(&format!(
@@ -194,7 +194,7 @@ pub(crate) fn replay(dir: &Path, timeout: Duration) -> Result<ExitCode> {
     let mut outcomes = Vec::new();
     for e in &mut engines {
         e.load(&case.graph)?;
-        outcomes.push(e.execute(&case.query, &ExecOptions { timeout })?);
+        outcomes.push(e.execute(&case.query, &ExecOptions { timeout, ..ExecOptions::default() })?);
     }
     let names: Vec<String> = case.engines.iter().map(|e| e.spec.clone()).collect();
     let verdict =

@@ -176,10 +176,11 @@ impl HostBackend for GrafeoBackend {
         self.reload()
     }
 
-    fn execute(&mut self, query: &str) -> Outcome {
+    fn execute(&mut self, query: &str, max_rows: usize) -> Outcome {
         let result = self.db.session().execute_cypher(query);
         let outcome = match result {
             Err(e) => classify(&e, 0),
+            Ok(r) if r.rows().len() > max_rows => Outcome::TooLarge { max_rows },
             Ok(r) => {
                 let rows: Result<Vec<Vec<Value>>, String> =
                     r.rows().iter().map(|row| row.iter().map(|v| self.decode(v)).collect()).collect();
@@ -287,7 +288,8 @@ impl Engine for GrafeoEngine {
             Some(h) => h,
             None => self.spawn()?,
         };
-        let reply = host.request(&HostRequest::Execute { query: query.to_owned() }, opts.timeout);
+        let reply =
+            host.request(&HostRequest::Execute { query: query.to_owned(), max_rows: opts.max_rows }, opts.timeout);
         let outcome = match reply {
             Ok(HostReply::Outcome { outcome }) => {
                 self.host = Some(host);

@@ -41,6 +41,8 @@ pub enum HostRequest {
     Execute {
         /// The query text.
         query: String,
+        /// Row cap.
+        max_rows: usize,
     },
 }
 
@@ -73,8 +75,8 @@ pub trait HostBackend {
     fn version(&self) -> String;
     /// Replaces the database with one holding `graph`.
     fn load(&mut self, graph: &Graph) -> Result<(), String>;
-    /// Runs one query.
-    fn execute(&mut self, query: &str) -> Outcome;
+    /// Runs one query; an answer over `max_rows` rows is [`Outcome::TooLarge`].
+    fn execute(&mut self, query: &str, max_rows: usize) -> Outcome;
 }
 
 /// Serves requests from `input` until it closes. Runs inside the host process.
@@ -91,9 +93,9 @@ pub fn serve(backend: &mut dyn HostBackend, input: impl BufRead, mut output: imp
                 Ok(()) => HostReply::Loaded,
                 Err(message) => HostReply::Failed { message },
             },
-            Ok(HostRequest::Execute { query }) => {
+            Ok(HostRequest::Execute { query, max_rows }) => {
                 test_hooks::run(&query);
-                HostReply::Outcome { outcome: backend.execute(&query) }
+                HostReply::Outcome { outcome: backend.execute(&query, max_rows) }
             }
         };
         let text = serde_json::to_string(&reply).map_err(std::io::Error::other)?;

@@ -23,13 +23,19 @@ pub use spec::{EngineSpec, OpenOptions, open};
 pub struct ExecOptions {
     /// How long a query may run before it counts as a hang.
     pub timeout: Duration,
+    /// Answers with more rows become [`Outcome::TooLarge`] instead of
+    /// filling memory (a cartesian product can have millions).
+    pub max_rows: usize,
 }
 
 impl Default for ExecOptions {
     fn default() -> Self {
-        Self { timeout: DEFAULT_TIMEOUT }
+        Self { timeout: DEFAULT_TIMEOUT, max_rows: DEFAULT_MAX_ROWS }
     }
 }
+
+/// The row cap when none is given.
+pub const DEFAULT_MAX_ROWS: usize = 100_000;
 
 /// The query timeout when none is given.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);

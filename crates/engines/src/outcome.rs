@@ -21,6 +21,11 @@ pub enum Outcome {
         /// What was seen: exit status, last lines of its log.
         message: String,
     },
+    /// The answer had more rows than graphlancer keeps; it is not compared.
+    TooLarge {
+        /// The cap it passed.
+        max_rows: usize,
+    },
     /// The query ran past its timeout.
     Timeout {
         /// The timeout, in milliseconds.
@@ -65,6 +70,7 @@ impl Outcome {
             Outcome::Error { class, .. } => class.name(),
             Outcome::Crash { .. } => "crash",
             Outcome::Timeout { .. } => "timeout",
+            Outcome::TooLarge { .. } => "too-large",
         }
     }
 

@@ -75,6 +75,8 @@ pub struct EngineSummary {
     pub timeouts: u64,
     /// Crashes.
     pub crashes: u64,
+    /// Answers over the row cap, not compared.
+    pub too_large: u64,
     /// Seconds spent waiting for this engine.
     pub engine_seconds: f64,
 }
@@ -339,6 +341,7 @@ fn count(summary: &mut EngineSummary, outcome: &Outcome, waited: Duration) {
         Outcome::Error { class, .. } => *summary.rejected.entry(class.name()).or_default() += 1,
         Outcome::Crash { .. } => summary.crashes += 1,
         Outcome::Timeout { .. } => summary.timeouts += 1,
+        Outcome::TooLarge { .. } => summary.too_large += 1,
     }
 }
 

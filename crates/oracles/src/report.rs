@@ -249,6 +249,7 @@ fn outcome_line(o: &Outcome) -> String {
         Outcome::Error { class, .. } => format!("{} error", class.name()),
         Outcome::Crash { .. } => "crash".into(),
         Outcome::Timeout { after_ms } => format!("timeout after {after_ms} ms"),
+        Outcome::TooLarge { max_rows } => format!("more than {max_rows} rows"),
     }
 }
 

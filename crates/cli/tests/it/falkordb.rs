@@ -126,3 +126,14 @@ fn index_setting_indexes_every_key_before_the_data() {
     let count = rows(db.execute("MATCH (n) RETURN count(n)", &ExecOptions::default()).expect("runs"));
     assert_eq!(count.scalar(), Some(&Value::Int(20)));
 }
+
+#[test]
+fn answers_over_the_row_cap_are_not_kept() {
+    let mut db = managed();
+    db.load(&graph(15, 5, 5)).expect("loads");
+    let opts = ExecOptions { max_rows: 1000, ..ExecOptions::default() };
+    let big = db.execute("UNWIND range(1, 5000) AS x RETURN x", &opts).expect("runs");
+    assert_eq!(big, Outcome::TooLarge { max_rows: 1000 });
+    let fits = db.execute("UNWIND range(1, 1000) AS x RETURN x", &opts).expect("runs");
+    assert_eq!(rows(fits).rows.len(), 1000);
+}

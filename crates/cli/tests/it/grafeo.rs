@@ -65,3 +65,14 @@ fn errors_are_classified() {
     assert_eq!(class(&mut engine, "RETURN nope"), Some(ErrorClass::Semantic));
     assert!(engine.version().starts_with("0.5."), "version {}", engine.version());
 }
+
+#[test]
+fn answers_over_the_row_cap_are_not_kept() {
+    let mut engine = GrafeoEngine::start(grafeo_host()).expect("host starts");
+    engine.load(&graph(6, 5, 5)).expect("loads");
+    let opts = ExecOptions { max_rows: 1000, ..ExecOptions::default() };
+    let big = engine.execute("UNWIND range(1, 5000) AS x RETURN x", &opts).expect("runs");
+    assert_eq!(big, Outcome::TooLarge { max_rows: 1000 });
+    let fits = engine.execute("UNWIND range(1, 1000) AS x RETURN x", &opts).expect("runs");
+    assert_eq!(rows(fits).rows.len(), 1000);
+}

@@ -46,5 +46,5 @@ pub fn rows(outcome: Outcome) -> ResultSet {
 
 /// Options with a short timeout, for tests that provoke one.
 pub fn timeout_ms(ms: u64) -> ExecOptions {
-    ExecOptions { timeout: std::time::Duration::from_millis(ms) }
+    ExecOptions { timeout: std::time::Duration::from_millis(ms), ..ExecOptions::default() }
 }

@@ -36,6 +36,8 @@ pub struct FalkorDb {
     graph: Option<Graph>,
     version: String,
     settings: FalkorSettings,
+    /// The RESULTSET_SIZE set on the server for this cap, if any yet.
+    row_cap: Option<usize>,
 }
 
 impl FalkorDb {
@@ -63,6 +65,7 @@ impl FalkorDb {
             graph: None,
             version: String::new(),
             settings: FalkorSettings::default(),
+            row_cap: None,
         };
         db.version = db.module_version()?;
         Ok(db)
@@ -125,6 +128,23 @@ impl FalkorDb {
             .arg("TIMEOUT")
             .arg(millis(timeout).max(1))
             .query(&mut self.conn)
+    }
+
+    /// Makes the server stop a result at `max_rows + 1` rows, so a huge
+    /// answer costs neither side its memory.
+    fn cap_rows(&mut self, max_rows: usize) -> Result<(), EngineError> {
+        if self.row_cap == Some(max_rows) {
+            return Ok(());
+        }
+        let cap = max_rows.saturating_add(1);
+        redis::cmd("GRAPH.CONFIG")
+            .arg("SET")
+            .arg("RESULTSET_SIZE")
+            .arg(cap)
+            .query::<redis::Value>(&mut self.conn)
+            .map_err(|e| EngineError::Protocol { engine: ENGINE, detail: format!("cannot set RESULTSET_SIZE: {e}") })?;
+        self.row_cap = Some(max_rows);
+        Ok(())
     }
 
     /// Runs a setup query whose failure is a harness error.
@@ -239,6 +259,7 @@ impl FalkorDb {
             self.address = server.address();
         }
         self.conn = open_connection(&self.address)?;
+        self.row_cap = None;
         self.restore()?;
         Ok(if timed_out && !message.contains("server exited") {
             Outcome::Timeout { after_ms: millis(timeout) }
@@ -305,6 +326,7 @@ impl Engine for FalkorDb {
     }
 
     fn execute(&mut self, query: &str, opts: &ExecOptions) -> Result<Outcome, EngineError> {
+        self.cap_rows(opts.max_rows)?;
         let outcome = match self.query(query, opts.timeout) {
             Ok(reply) => self.decode(&reply)?,
             Err(e) if is_server_error(&e) => {
@@ -315,6 +337,8 @@ impl Engine for FalkorDb {
         };
         let outcome = match outcome {
             Outcome::Timeout { .. } => Outcome::Timeout { after_ms: millis(opts.timeout) },
+            // The server stops at max_rows + 1, so reaching it means more were there.
+            Outcome::Rows(r) if r.rows.len() > opts.max_rows => Outcome::TooLarge { max_rows: opts.max_rows },
             other => other,
         };
         if may_write(query) {
