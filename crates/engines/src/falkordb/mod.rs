@@ -132,17 +132,14 @@ impl FalkorDb {
 
     /// Makes the server stop a result at `max_rows + 1` rows, so a huge
     /// answer costs neither side its memory.
-    fn cap_rows(&mut self, max_rows: usize) -> Result<(), EngineError> {
+    fn cap_rows(&mut self, max_rows: usize) -> redis::RedisResult<()> {
         if self.row_cap == Some(max_rows) {
             return Ok(());
         }
         let cap = max_rows.saturating_add(1);
-        redis::cmd("GRAPH.CONFIG")
-            .arg("SET")
-            .arg("RESULTSET_SIZE")
-            .arg(cap)
-            .query::<redis::Value>(&mut self.conn)
-            .map_err(|e| EngineError::Protocol { engine: ENGINE, detail: format!("cannot set RESULTSET_SIZE: {e}") })?;
+        // A hung server must not hold this up longer than the query would be.
+        self.conn.set_read_timeout(Some(CONNECT_TIMEOUT))?;
+        redis::cmd("GRAPH.CONFIG").arg("SET").arg("RESULTSET_SIZE").arg(cap).query::<redis::Value>(&mut self.conn)?;
         self.row_cap = Some(max_rows);
         Ok(())
     }
@@ -326,7 +323,17 @@ impl Engine for FalkorDb {
     }
 
     fn execute(&mut self, query: &str, opts: &ExecOptions) -> Result<Outcome, EngineError> {
-        self.cap_rows(opts.max_rows)?;
+        match self.cap_rows(opts.max_rows) {
+            Err(e) if is_server_error(&e) => {
+                return Err(EngineError::Protocol {
+                    engine: ENGINE,
+                    detail: format!("cannot set RESULTSET_SIZE: {e}"),
+                });
+            }
+            // The connection broke before the query went out: the server is gone.
+            Err(e) => return self.recover(&e, e.is_timeout(), opts.timeout),
+            Ok(()) => {}
+        }
         let outcome = match self.query(query, opts.timeout) {
             Ok(reply) => self.decode(&reply)?,
             Err(e) if is_server_error(&e) => {
