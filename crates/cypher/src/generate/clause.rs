@@ -149,7 +149,7 @@ impl Builder<'_, '_> {
             if !keep {
                 continue;
             }
-            if aggregate && v.ty == Ty::Float && !self.agreed("float_grouping_keys") {
+            if aggregate && !self.groupable(&v.ty) {
                 continue;
             }
             items.push((Expr::var(&v.name), v.name.clone()));
@@ -158,7 +158,7 @@ impl Builder<'_, '_> {
         let computed = if star { 0 } else { self.rng_int(0, 2) };
         for _ in 0..computed {
             let ty = self.projected_type();
-            if aggregate && ty == Ty::Float && !self.agreed("float_grouping_keys") {
+            if aggregate && !self.groupable(&ty) {
                 continue;
             }
             let e = self.expr(&ty, 1);
@@ -238,12 +238,22 @@ impl Builder<'_, '_> {
         (p, columns, if is_return { order_columns } else { None })
     }
 
+    /// Whether a value of this type can be a grouping key of an aggregation
+    /// on every engine of the profile.
+    fn groupable(&self, ty: &Ty) -> bool {
+        self.agreed("grouping_keys") || matches!(ty, Ty::Int | Ty::Node)
+    }
+
     /// The type of a computed projection item: mostly scalars, now and then a
     /// map or an endpoint node.
     fn projected_type(&mut self) -> Ty {
         match self.below(20) {
-            0 => Ty::Map,
-            1 if self.scope.of_type(&Ty::Rel).any(|v| !v.nullable) => Ty::Node,
+            0 if self.on(Feature::MapLiteral) || self.on(Feature::FnProperties) => Ty::Map,
+            1 if self.scope.of_type(&Ty::Rel).any(|v| !v.nullable)
+                && (self.on(Feature::FnStartNode) || self.on(Feature::FnEndNode)) =>
+            {
+                Ty::Node
+            }
             _ => self.scalar_type(),
         }
     }

@@ -35,21 +35,27 @@ impl<'g> Builder<'g, '_> {
             Ty::List(inner) => self.list(inner, depth),
             Ty::Map => self.map(depth),
             Ty::Node if self.coin(0.5) && self.scope.of_type(&Ty::Rel).any(|v| !v.nullable) => {
-                let rels: Vec<Var> = self.scope.of_type(&Ty::Rel).filter(|v| !v.nullable).cloned().collect();
-                let r = rels[self.below(rels.len())].name.clone();
-                let (f, feature) =
-                    if self.coin(0.5) { ("startNode", Feature::FnStartNode) } else { ("endNode", Feature::FnEndNode) };
-                self.features.insert(feature);
-                Expr::Function(f.into(), vec![Expr::Variable(r)])
-            }
-            Ty::Node | Ty::Rel | Ty::Path => {
-                let vars: Vec<Var> = self.scope.of_type(ty).cloned().collect();
-                if vars.is_empty() {
-                    Expr::Literal(Value::Null)
-                } else {
-                    Expr::Variable(vars[self.below(vars.len())].name.clone())
+                let options = [("startNode", Feature::FnStartNode, 1), ("endNode", Feature::FnEndNode, 1)];
+                match self.pick(&options) {
+                    Some((f, _)) => {
+                        let rels: Vec<Var> = self.scope.of_type(&Ty::Rel).filter(|v| !v.nullable).cloned().collect();
+                        let r = rels[self.below(rels.len())].name.clone();
+                        Expr::Function(f.into(), vec![Expr::Variable(r)])
+                    }
+                    None => self.expr_variable(ty),
                 }
             }
+            Ty::Node | Ty::Rel | Ty::Path => self.expr_variable(ty),
+        }
+    }
+
+    /// A variable of an entity type, or null when none is in scope.
+    fn expr_variable(&mut self, ty: &Ty) -> Expr {
+        let vars: Vec<Var> = self.scope.of_type(ty).cloned().collect();
+        if vars.is_empty() {
+            Expr::Literal(Value::Null)
+        } else {
+            Expr::Variable(vars[self.below(vars.len())].name.clone())
         }
     }
 
@@ -648,6 +654,9 @@ impl<'g> Builder<'g, '_> {
             && self.chance(Feature::FnProperties, 0.4)
         {
             return Expr::Function("properties".into(), vec![Expr::Variable(e.name)]);
+        }
+        if !self.on(Feature::MapLiteral) {
+            return Expr::Literal(Value::Null);
         }
         self.features.insert(Feature::MapLiteral);
         let n = self.rng_int(1, 3);
