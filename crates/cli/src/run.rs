@@ -56,6 +56,9 @@ pub(crate) struct RunArgs {
     /// Turn off GDsmith's property-key frequency feedback (its `!f` ablation).
     #[arg(long)]
     no_frequencies: bool,
+    /// Write findings as generated, without reducing their queries first.
+    #[arg(long)]
+    no_reduce: bool,
     /// Print the summary as JSON.
     #[arg(long)]
     json: bool,
@@ -100,6 +103,7 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
         pool_clauses: (3, 8),
         exec: ExecOptions { timeout: args.timeout, ..ExecOptions::default() },
         out: args.out.clone(),
+        reduce: !args.no_reduce,
     };
     let mut campaign = Campaign::new(engines, profile, config)?;
     let bar = match budget {

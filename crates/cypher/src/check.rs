@@ -22,19 +22,29 @@ type Env = BTreeMap<String, Binding>;
 
 /// Checks a whole query against the schema it was generated for.
 pub fn check(query: &Query, schema: &Schema) -> Result<(), String> {
+    result_types(query, schema).map(|_| ())
+}
+
+/// Checks the query and returns the types of its result columns (`None`
+/// where a column is always null).
+pub fn result_types(query: &Query, schema: &Schema) -> Result<Vec<Option<Ty>>, String> {
     let mut columns: Option<Vec<String>> = None;
+    let mut types = Vec::new();
     for part in &query.parts {
-        let cols = check_single(part, schema, Env::new())?;
+        let (cols, env) = check_single(part, schema, Env::new())?;
+        if types.is_empty() {
+            types = cols.iter().map(|c| env.get(c).and_then(|b| b.ty.clone())).collect();
+        }
         match &columns {
             None => columns = Some(cols),
             Some(c) if *c != cols => return Err(format!("UNION parts return {c:?} and {cols:?}")),
             Some(_) => {}
         }
     }
-    Ok(())
+    Ok(types)
 }
 
-fn check_single(q: &SingleQuery, schema: &Schema, mut env: Env) -> Result<Vec<String>, String> {
+fn check_single(q: &SingleQuery, schema: &Schema, mut env: Env) -> Result<(Vec<String>, Env), String> {
     let mut columns = Vec::new();
     for (i, clause) in q.clauses.iter().enumerate() {
         let last = i + 1 == q.clauses.len();
@@ -120,7 +130,7 @@ fn check_single(q: &SingleQuery, schema: &Schema, mut env: Env) -> Result<Vec<St
             }
         }
     }
-    Ok(columns)
+    Ok((columns, env))
 }
 
 fn check_subquery(q: &SingleQuery, schema: &Schema, env: Env) -> Result<Env, String> {

@@ -14,7 +14,9 @@ use rand::Rng;
 use serde::Serialize;
 
 use crate::judge::{OracleKind, Verdict, judge};
+use crate::reduce::{Candidate, Reducer, column_kinds, shape};
 use crate::report::{CASE_FORMAT, Case, EngineRecord, Recorded, ReportError, ReportStore};
+use graphlancer_cypher::check::result_types;
 
 /// Stream ids of the campaign's randomness (beside the model's).
 mod stream {
@@ -56,7 +58,12 @@ pub struct CampaignConfig {
     pub exec: ExecOptions,
     /// Where findings and the summary go.
     pub out: PathBuf,
+    /// Whether findings are reduced before they are written.
+    pub reduce: bool,
 }
+
+/// Candidate queries a reduction may run on the engines.
+const REDUCTION_BUDGET: usize = 20;
 
 /// Per-engine counts.
 #[derive(Debug, Clone, Default, Serialize)]
@@ -247,11 +254,12 @@ impl Campaign {
                     }
                 }
 
-                let shape = shape(&query);
-                let kinds = column_kinds(&query);
+                let shape = shape(&query.query);
+                let types = result_types(&query.query, &graph.schema).unwrap_or_default();
+                let kinds = column_kinds(&query.query, &types);
                 let order = query.order_columns.as_deref();
                 let verdict = judge(&self.config.oracles, &names, &outcomes, order, &shape, &kinds);
-                if let Verdict::Finding { oracle, signature, summary } = verdict {
+                if let Verdict::Finding { oracle, signature, summary, family } = verdict {
                     // Confirm: the same signature again on a second run, else flaky.
                     let (again, waited) = self.execute_all(&query.text)?;
                     engine_time += waited.iter().sum::<Duration>();
@@ -259,11 +267,48 @@ impl Campaign {
                     if !matches!(&recheck, Verdict::Finding { signature: sig, .. } if *sig == signature) {
                         s.flaky += 1;
                     } else {
+                        // Reduce the first time this signature shows up; later
+                        // ones map to the reduced signature found then.
+                        let mut found =
+                            (query.text.clone(), query.query.clone(), query.order_columns.clone(), outcomes);
+                        let (mut signature, mut shape, mut kinds, mut summary) = (signature, shape, kinds, summary);
+                        let mut original = None;
+                        let generated_signature = signature.clone();
+                        if let Some(known) = self.store.reduction_of(&signature) {
+                            signature = known.clone();
+                        } else if self.config.reduce {
+                            let start =
+                                Candidate { query: query.query.clone(), order_columns: query.order_columns.clone() };
+                            let mut reducer = Reducer {
+                                engines: &mut self.engines,
+                                names: &names,
+                                oracles: &self.config.oracles,
+                                exec: &self.config.exec,
+                                schema: &graph.schema,
+                                budget: REDUCTION_BUDGET,
+                            };
+                            let t = Instant::now();
+                            let reduced = reducer.reduce(start, &family)?;
+                            engine_time += t.elapsed();
+                            if let Some(r) = reduced
+                                && let Verdict::Finding { signature: sig, summary: sum, .. } = &r.verdict
+                            {
+                                original = Some(found.0.clone());
+                                shape = super::reduce::shape(&r.candidate.query);
+                                let types = result_types(&r.candidate.query, &graph.schema).unwrap_or_default();
+                                kinds = column_kinds(&r.candidate.query, &types);
+                                signature = sig.clone();
+                                summary = sum.clone();
+                                found = (r.text, r.candidate.query, r.candidate.order_columns, r.outcomes);
+                            }
+                        }
+                        let (text, ast, order_columns, outcomes) = found;
                         let mut case = Case {
                             format: CASE_FORMAT,
                             oracle,
                             oracles: self.config.oracles.clone(),
                             signature: signature.clone(),
+                            generated_signature,
                             summary,
                             seed: self.config.seed,
                             graph_index,
@@ -274,11 +319,12 @@ impl Campaign {
                                 .map(|e| EngineRecord { spec: e.name().into(), version: e.version().into() })
                                 .collect(),
                             graph: graph.clone(),
-                            query: query.text.clone(),
-                            ast: query.query.clone(),
-                            order_columns: query.order_columns.clone(),
-                            shape: shape.clone(),
-                            column_kinds: kinds.clone(),
+                            query: text,
+                            original_query: original,
+                            ast,
+                            order_columns,
+                            shape,
+                            column_kinds: kinds,
                             outcomes,
                             row_counts: Vec::new(),
                         };
@@ -343,53 +389,4 @@ fn count(summary: &mut EngineSummary, outcome: &Outcome, waited: Duration) {
         Outcome::Timeout { .. } => summary.timeouts += 1,
         Outcome::TooLarge { .. } => summary.too_large += 1,
     }
-}
-
-/// What computes each result column, e.g. `fn:startNode`, `agg:max`,
-/// `var:Rel`: names the differing columns in a signature.
-pub fn column_kinds(g: &Generated) -> Vec<String> {
-    use graphlancer_cypher::ast::{Clause, Expr};
-    let Some(Clause::Return(p)) = g.query.parts.first().and_then(|p| p.clauses.last()) else { return Vec::new() };
-    let scope_before = g.scopes.len().checked_sub(2).and_then(|i| g.scopes.get(i));
-    p.items
-        .iter()
-        .map(|(e, _)| match e {
-            Expr::Variable(v) => {
-                let ty = scope_before.and_then(|s| s.iter().find(|x| &x.name == v)).map(|x| format!("{:?}", x.ty));
-                format!("var:{}", ty.unwrap_or_else(|| "?".into()))
-            }
-            Expr::Property(..) => "property".into(),
-            Expr::Function(name, _) => format!("fn:{name}"),
-            Expr::Aggregate { name, .. } => format!("agg:{name}"),
-            Expr::Binary(op, ..) => format!("op:{}", op.text()),
-            Expr::Literal(_) => "literal".into(),
-            other => format!("{other:?}").split(['(', ' ', '{']).next().unwrap_or("expr").to_lowercase(),
-        })
-        .collect()
-}
-
-/// The query's clause sequence, e.g. `MATCH,WITH,RETURN`: part of a signature.
-fn shape(g: &Generated) -> String {
-    use graphlancer_cypher::ast::Clause;
-    let names: Vec<&str> = g
-        .query
-        .parts
-        .iter()
-        .flat_map(|p| &p.clauses)
-        .map(|c| match c {
-            Clause::Match { optional: true, .. } => "OPTIONAL MATCH",
-            Clause::Match { .. } => "MATCH",
-            Clause::Unwind { .. } => "UNWIND",
-            Clause::With(_) => "WITH",
-            Clause::Return(_) => "RETURN",
-            Clause::Create { .. } => "CREATE",
-            Clause::Merge { .. } => "MERGE",
-            Clause::Set { .. } => "SET",
-            Clause::Remove { .. } => "REMOVE",
-            Clause::Delete { .. } => "DELETE",
-            Clause::Foreach { .. } => "FOREACH",
-            Clause::Call { .. } => "CALL",
-        })
-        .collect();
-    names.join(",")
 }

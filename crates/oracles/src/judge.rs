@@ -48,8 +48,12 @@ pub enum Verdict {
     Finding {
         /// The oracle that found it.
         oracle: OracleKind,
-        /// Groups findings that are probably one bug.
+        /// Groups findings that are probably one bug: the family plus, where
+        /// the family alone is too coarse, the query's clause sequence.
         signature: String,
+        /// What kind of wrong it is, whatever the query: a reduced query must
+        /// keep its family.
+        family: String,
         /// One line for people.
         summary: String,
     },
@@ -67,16 +71,21 @@ pub fn judge(
 ) -> Verdict {
     if oracles.contains(&OracleKind::Crash) {
         for (name, outcome) in engines.iter().zip(outcomes) {
-            let found = |kind: &str, detail: String| Verdict::Finding {
+            let found = |family: String, signature: String, kind: &str| Verdict::Finding {
                 oracle: OracleKind::Crash,
-                signature: format!("crash:{name}:{kind}:{detail}"),
+                signature,
+                family,
                 summary: format!("{name}: {kind} on a valid query"),
             };
             match outcome {
-                Outcome::Crash { .. } => return found("crash", clause_shape.to_owned()),
-                Outcome::Timeout { .. } => return found("timeout", clause_shape.to_owned()),
+                Outcome::Crash { .. } | Outcome::Timeout { .. } => {
+                    let kind = if matches!(outcome, Outcome::Crash { .. }) { "crash" } else { "timeout" };
+                    let family = format!("crash:{name}:{kind}");
+                    return found(family.clone(), format!("{family}:{clause_shape}"), kind);
+                }
                 Outcome::Error { class: ErrorClass::Internal, message } => {
-                    return found("internal-error", normalize(message));
+                    let family = format!("crash:{name}:internal-error:{}", normalize(message));
+                    return found(family.clone(), family, "internal-error");
                 }
                 _ => {}
             }
@@ -88,29 +97,31 @@ pub fn judge(
     let order = order.map_or(RowOrder::Bag, |keys| RowOrder::SortedBy(keys.to_vec()));
     let (first_name, first) = (&engines[0], &outcomes[0]);
     for (name, other) in engines.iter().zip(outcomes).skip(1) {
-        let found = |kind: String, summary: String| Verdict::Finding {
+        let found = |family: String, detail: Option<&str>, summary: String| Verdict::Finding {
             oracle: OracleKind::Differential,
-            signature: format!("differential:{first_name}|{name}:{kind}"),
+            signature: match detail {
+                Some(d) => format!("differential:{first_name}|{name}:{family}:{d}"),
+                None => format!("differential:{first_name}|{name}:{family}"),
+            },
+            family: format!("differential:{first_name}|{name}:{family}"),
             summary,
         };
         match (first, other) {
             (Outcome::Rows(a), Outcome::Rows(b)) => {
                 if let Comparison::Differ(d) = compare(a, b, &order, Tolerance::default()) {
-                    let (kind, detail) = match &d {
-                        Difference::ColumnCount { .. } => ("column-count", clause_shape.to_owned()),
+                    let (family, detail) = match &d {
+                        Difference::ColumnCount { .. } => ("column-count".to_owned(), Some(clause_shape)),
                         Difference::Rows { .. } if a.rows.len() != b.rows.len() => {
-                            ("row-count", clause_shape.to_owned())
+                            ("row-count".to_owned(), Some(clause_shape))
                         }
                         // Same number of rows: name the columns whose values
                         // differ by what computes them, which groups one
                         // fault's many queries under one signature.
-                        Difference::Rows { .. } => ("values", differing_columns(a, b, column_kinds)),
-                        Difference::Order { .. } => ("order", clause_shape.to_owned()),
+                        Difference::Rows { .. } => (format!("values:{}", differing_columns(a, b, column_kinds)), None),
+                        Difference::Order { .. } => ("order".to_owned(), Some(clause_shape)),
                     };
-                    return found(
-                        format!("{kind}:{detail}"),
-                        format!("{first_name} and {name} return different results ({kind}: {detail})"),
-                    );
+                    let summary = format!("{first_name} and {name} return different results ({family})");
+                    return found(family, detail, summary);
                 }
             }
             (Outcome::Rows(_), Outcome::Error { class, message })
@@ -118,6 +129,7 @@ pub fn judge(
                 let refusing = if matches!(first, Outcome::Error { .. }) { first_name } else { name };
                 return found(
                     format!("refused:{refusing}:{}", normalize(message)),
+                    None,
                     format!("{refusing} refuses ({}) a query the other engine answers", class.name()),
                 );
             }

@@ -3,6 +3,7 @@
 
 pub mod campaign;
 pub mod judge;
+pub mod reduce;
 pub mod report;
 
 pub use campaign::{Campaign, CampaignConfig, Summary};

@@ -35,8 +35,11 @@ pub struct Case {
     pub oracle: OracleKind,
     /// The oracles the campaign ran (replay judges with the same).
     pub oracles: Vec<OracleKind>,
-    /// Dedup key.
+    /// Dedup key (of the reduced query, when there is one).
     pub signature: String,
+    /// The signature of the query as generated, before reduction: a
+    /// resumed campaign maps it to `signature` without reducing again.
+    pub generated_signature: String,
     /// One line for people.
     pub summary: String,
     /// Campaign seed, graph and case index: the case regenerates from these.
@@ -49,8 +52,10 @@ pub struct Case {
     pub engines: Vec<EngineRecord>,
     /// The generated graph, with its schema.
     pub graph: Graph,
-    /// The query text as run.
+    /// The query text: the reduced query when reduction found a smaller one.
     pub query: String,
+    /// The query as generated, when `query` is its reduction.
+    pub original_query: Option<String>,
     /// The query's AST.
     pub ast: graphlancer_cypher::Query,
     /// Result columns an ORDER BY fixes.
@@ -133,6 +138,7 @@ pub enum Recorded {
 pub struct ReportStore {
     root: PathBuf,
     by_signature: BTreeMap<String, PathBuf>,
+    reductions: BTreeMap<String, String>,
 }
 
 impl ReportStore {
@@ -142,6 +148,7 @@ impl ReportStore {
         let root = out.join("findings");
         std::fs::create_dir_all(&root).map_err(io(&root))?;
         let mut by_signature = BTreeMap::new();
+        let mut reductions = BTreeMap::new();
         let mut entries: Vec<PathBuf> = std::fs::read_dir(&root)
             .map_err(io(&root))?
             .filter_map(Result::ok)
@@ -151,9 +158,10 @@ impl ReportStore {
         entries.sort();
         for dir in entries {
             let case = read_case(&dir.join("case.json"))?;
+            reductions.insert(case.generated_signature, case.signature.clone());
             by_signature.insert(case.signature, dir);
         }
-        Ok(Self { root, by_signature })
+        Ok(Self { root, by_signature, reductions })
     }
 
     /// Folders written so far, by signature.
@@ -161,8 +169,14 @@ impl ReportStore {
         &self.by_signature
     }
 
+    /// The reduced signature a generated signature led to before.
+    pub fn reduction_of(&self, generated: &str) -> Option<&String> {
+        self.reductions.get(generated)
+    }
+
     /// Writes a new finding, or counts a duplicate.
     pub fn record(&mut self, case: &Case) -> Result<Recorded, ReportError> {
+        self.reductions.insert(case.generated_signature.clone(), case.signature.clone());
         if let Some(dir) = self.by_signature.get(&case.signature) {
             // The count lives beside the case, so a duplicate never rewrites a large file.
             let path = dir.join("occurrences");
@@ -223,6 +237,12 @@ fn readme(case: &Case, dir: &Path) -> String {
         case.graph.relationships.len(),
         case.query
     );
+    if let Some(original) = &case.original_query {
+        let _ = writeln!(
+            s,
+            "That is the smallest query graphlancer found that still shows the difference; the campaign generated:\n\n```cypher\n{original}\n```\n"
+        );
+    }
     if let Some(keys) = &case.order_columns {
         let _ =
             writeln!(s, "The query orders its rows by columns {keys:?}; rows tying on them may come in any order.\n");

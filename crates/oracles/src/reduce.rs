@@ -1,0 +1,208 @@
+//! Reduction of a finding's query: greedy deletion of clauses, WHERE
+//! predicates, RETURN items and UNION parts, keeping every candidate that the
+//! independent checker accepts and that still shows the same family of
+//! wrong answer on the real engines. What a developer reads is then the
+//! smallest query graphlancer could find, and its signature dedups better.
+
+use graphlancer_cypher::ast::{Clause, Expr, Query};
+use graphlancer_cypher::check::result_types;
+use graphlancer_cypher::render;
+use graphlancer_engines::{Engine, EngineError, ExecOptions, Outcome};
+use graphlancer_model::Schema;
+
+use crate::judge::{OracleKind, Verdict, judge};
+
+/// A query with what the oracles need to judge it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Candidate {
+    /// The AST.
+    pub query: Query,
+    /// Result columns its ORDER BY fixes.
+    pub order_columns: Option<Vec<usize>>,
+}
+
+/// The reduced query and what it showed.
+#[derive(Debug, Clone)]
+pub struct Reduced {
+    /// The smallest query found.
+    pub candidate: Candidate,
+    /// Its text.
+    pub text: String,
+    /// Each engine's outcome on it.
+    pub outcomes: Vec<Outcome>,
+    /// The verdict on it (same family as the original).
+    pub verdict: Verdict,
+    /// Candidates run on the engines.
+    pub attempts: usize,
+}
+
+/// What a reduction runs on.
+pub struct Reducer<'a> {
+    /// The engines, with the finding's graph loaded.
+    pub engines: &'a mut [Box<dyn Engine>],
+    /// Their names, in order.
+    pub names: &'a [String],
+    /// The oracles that judged the finding.
+    pub oracles: &'a [OracleKind],
+    /// Per-query options.
+    pub exec: &'a ExecOptions,
+    /// The graph's schema, for the checker.
+    pub schema: &'a Schema,
+    /// At most this many candidates are run.
+    pub budget: usize,
+}
+
+impl Reducer<'_> {
+    /// Reduces `start`, whose verdict has family `family`. `None` when no
+    /// smaller query keeps the family.
+    pub fn reduce(&mut self, start: Candidate, family: &str) -> Result<Option<Reduced>, EngineError> {
+        let mut best: Option<Reduced> = None;
+        let mut current = start;
+        let mut attempts = 0;
+        'improve: loop {
+            for cand in candidates(&current) {
+                if attempts >= self.budget {
+                    break 'improve;
+                }
+                let Ok(types) = result_types(&cand.query, self.schema) else { continue };
+                attempts += 1;
+                let text = render(&cand.query);
+                let mut outcomes = Vec::with_capacity(self.engines.len());
+                for e in self.engines.iter_mut() {
+                    outcomes.push(e.execute(&text, self.exec)?);
+                }
+                let verdict = judge(
+                    self.oracles,
+                    self.names,
+                    &outcomes,
+                    cand.order_columns.as_deref(),
+                    &shape(&cand.query),
+                    &column_kinds(&cand.query, &types),
+                );
+                if matches!(&verdict, Verdict::Finding { family: f, .. } if f == family) {
+                    current = cand.clone();
+                    best = Some(Reduced { candidate: cand, text, outcomes, verdict, attempts });
+                    continue 'improve;
+                }
+            }
+            break;
+        }
+        if let Some(b) = &mut best {
+            b.attempts = attempts;
+        }
+        Ok(best)
+    }
+}
+
+/// Smaller variants of a query, most promising first.
+fn candidates(c: &Candidate) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    let q = &c.query;
+    if q.parts.len() > 1 {
+        for p in &q.parts {
+            out.push(Candidate { query: Query { parts: vec![p.clone()], union_all: false }, order_columns: None });
+        }
+        return out;
+    }
+    let Some(part) = q.parts.first() else { return out };
+    let n = part.clauses.len();
+    // Clauses before the RETURN, last first: later clauses depend on earlier ones.
+    for i in (0..n.saturating_sub(1)).rev() {
+        let mut p = part.clone();
+        p.clauses.remove(i);
+        out.push(Candidate {
+            query: Query { parts: vec![p], union_all: false },
+            order_columns: c.order_columns.clone(),
+        });
+    }
+    for i in 0..n {
+        let mut p = part.clone();
+        let removed = match &mut p.clauses[i] {
+            Clause::Match { predicate, .. } => predicate.take().is_some(),
+            Clause::With(proj) => proj.predicate.take().is_some(),
+            _ => false,
+        };
+        if removed {
+            out.push(Candidate {
+                query: Query { parts: vec![p], union_all: false },
+                order_columns: c.order_columns.clone(),
+            });
+        }
+    }
+    if let Some(Clause::Return(ret)) = part.clauses.last()
+        && ret.items.len() > 1
+    {
+        for j in 0..ret.items.len() {
+            let alias = &ret.items[j].1;
+            let ordered = ret.order_by.iter().any(|(e, _)| matches!(e, Expr::Variable(v) if v == alias));
+            if ordered {
+                continue;
+            }
+            let mut p = part.clone();
+            let Some(Clause::Return(r)) = p.clauses.last_mut() else { continue };
+            r.items.remove(j);
+            let order = order_of(r);
+            out.push(Candidate { query: Query { parts: vec![p], union_all: false }, order_columns: order });
+        }
+    }
+    out
+}
+
+/// The result columns a projection's ORDER BY fixes.
+fn order_of(p: &graphlancer_cypher::ast::Projection) -> Option<Vec<usize>> {
+    (!p.order_by.is_empty()).then(|| {
+        p.order_by
+            .iter()
+            .filter_map(|(e, _)| match e {
+                Expr::Variable(v) => p.items.iter().position(|(_, a)| a == v),
+                _ => None,
+            })
+            .collect()
+    })
+}
+
+/// What computes each result column, e.g. `fn:startNode`, `agg:max`,
+/// `var:Rel`; names the differing columns in a signature.
+pub fn column_kinds(query: &Query, types: &[Option<graphlancer_cypher::types::Ty>]) -> Vec<String> {
+    let Some(Clause::Return(p)) = query.parts.first().and_then(|p| p.clauses.last()) else { return Vec::new() };
+    p.items
+        .iter()
+        .enumerate()
+        .map(|(i, (e, _))| match e {
+            Expr::Variable(_) => match types.get(i) {
+                Some(Some(t)) => format!("var:{t:?}"),
+                _ => "var:?".into(),
+            },
+            Expr::Property(..) => "property".into(),
+            Expr::Function(name, _) => format!("fn:{name}"),
+            Expr::Aggregate { name, .. } => format!("agg:{name}"),
+            Expr::Binary(op, ..) => format!("op:{}", op.text()),
+            Expr::Literal(_) => "literal".into(),
+            other => format!("{other:?}").split(['(', ' ', '{']).next().unwrap_or("expr").to_lowercase(),
+        })
+        .collect()
+}
+
+/// The query's clause sequence, e.g. `MATCH,WITH,RETURN`.
+pub fn shape(query: &Query) -> String {
+    let names: Vec<&str> = query
+        .parts
+        .iter()
+        .flat_map(|p| &p.clauses)
+        .map(|c| match c {
+            Clause::Match { optional: true, .. } => "OPTIONAL MATCH",
+            Clause::Match { .. } => "MATCH",
+            Clause::Unwind { .. } => "UNWIND",
+            Clause::With(_) => "WITH",
+            Clause::Return(_) => "RETURN",
+            Clause::Create { .. } => "CREATE",
+            Clause::Merge { .. } => "MERGE",
+            Clause::Set { .. } => "SET",
+            Clause::Remove { .. } => "REMOVE",
+            Clause::Delete { .. } => "DELETE",
+            Clause::Foreach { .. } => "FOREACH",
+            Clause::Call { .. } => "CALL",
+        })
+        .collect();
+    names.join(",")
+}
