@@ -1,35 +1,18 @@
 //! `graphlancer run` and `replay` against the real engines.
 
-use std::process::{Command, Output};
-
-use crate::binary;
-
-fn graphlancer(args: &[&str]) -> Output {
-    Command::new(binary()).args(args).output().expect("graphlancer runs")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use crate::{graphlancer, stderr};
 
 #[test]
 fn differential_campaign_writes_findings_that_replay() {
     let dir = tempfile::tempdir().expect("tempdir");
     let out = dir.path().join("out");
-    let o = graphlancer(&[
-        "run",
-        "--engine",
-        "grafeo",
-        "--engine",
-        "falkordb",
-        "--seed",
-        "3",
-        "--queries",
-        "40",
-        "--out",
-        out.to_str().expect("utf-8"),
-        "--json",
-    ]);
+    let out_s = out.to_str().expect("utf-8").to_owned();
+    let campaign = || {
+        let args =
+            ["run", "--engine", "grafeo", "--engine", "falkordb", "--seed", "3", "--queries", "40", "--out", &out_s];
+        graphlancer(&[&args[..], &["--json"]].concat())
+    };
+    let o = campaign();
     // Grafeo 0.5.44 gets grouping keys wrong often enough that 40 queries find it.
     assert_eq!(o.status.code(), Some(1), "findings expected: {}", stderr(&o));
     let summary: serde_json::Value = serde_json::from_slice(&o.stdout).expect("summary JSON");
@@ -73,20 +56,7 @@ fn differential_campaign_writes_findings_that_replay() {
     assert!(String::from_utf8_lossy(&replay.stdout).starts_with("reproduces"));
 
     // Resuming into the same folder counts known signatures as duplicates.
-    let again = graphlancer(&[
-        "run",
-        "--engine",
-        "grafeo",
-        "--engine",
-        "falkordb",
-        "--seed",
-        "3",
-        "--queries",
-        "40",
-        "--out",
-        out.to_str().expect("utf-8"),
-        "--json",
-    ]);
+    let again = campaign();
     let second: serde_json::Value = serde_json::from_slice(&again.stdout).expect("summary JSON");
     assert_eq!(second["findings_new"], 0, "same seed, same findings");
     assert!(second["findings_duplicate"].as_u64().unwrap_or(0) > 0);

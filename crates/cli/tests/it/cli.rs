@@ -2,15 +2,7 @@
 
 use std::process::{Command, Output};
 
-use crate::binary;
-
-fn graphlancer(args: &[&str]) -> Output {
-    Command::new(binary()).args(args).output().expect("graphlancer runs")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use crate::{binary, graphlancer, stderr};
 
 #[test]
 fn graph_json_is_byte_identical_across_runs() {

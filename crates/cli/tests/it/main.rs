@@ -21,6 +21,16 @@ pub fn binary() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_graphlancer"))
 }
 
+/// Runs the binary under test with `args`.
+pub fn graphlancer(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(binary()).args(args).output().expect("graphlancer runs")
+}
+
+/// A command's stderr as text.
+pub fn stderr(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
 /// The command that starts a Grafeo host from the binary under test.
 pub fn grafeo_host() -> HostCommand {
     HostCommand::new(binary(), "grafeo")
