@@ -65,6 +65,17 @@ enum Command {
         #[arg(long, default_value = "10s", value_parser = parse_duration)]
         timeout: Duration,
     },
+    /// Benchmarks: `overhead` measures graphlancer's own share of a campaign.
+    Bench {
+        /// What to measure: overhead.
+        what: String,
+        /// Queries in the campaign.
+        #[arg(long, default_value_t = 2000)]
+        queries: u64,
+        /// Campaign seed.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+    },
     /// Prints generated queries: a pure function of its inputs.
     Generate {
         #[command(flatten)]
@@ -258,6 +269,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Run(args) => run::run(args),
         Command::Replay { dir, timeout } => run::replay(&dir, timeout),
+        Command::Bench { what, queries, seed } => match what.as_str() {
+            "overhead" => run::bench_overhead(queries, seed),
+            other => bail!("unknown benchmark '{other}' (known: overhead)"),
+        },
         Command::EngineHost { engine } => {
             if engine != "grafeo" {
                 bail!("no embedded engine named '{engine}' (known: grafeo)");

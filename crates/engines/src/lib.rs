@@ -35,7 +35,7 @@ impl Default for ExecOptions {
 }
 
 /// The row cap when none is given.
-pub const DEFAULT_MAX_ROWS: usize = 100_000;
+pub const DEFAULT_MAX_ROWS: usize = 10_000;
 
 /// The query timeout when none is given.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);

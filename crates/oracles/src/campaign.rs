@@ -60,6 +60,25 @@ pub struct CampaignConfig {
     pub out: PathBuf,
     /// Whether findings are reduced before they are written.
     pub reduce: bool,
+    /// Whether to keep every graph load and query sent, for replay by a bare
+    /// client (the overhead benchmark).
+    pub record: bool,
+}
+
+/// One thing a campaign sent to its engines, kept when recording.
+#[derive(Debug, Clone)]
+pub enum Sent {
+    /// A graph was loaded.
+    Load(Box<graphlancer_model::Graph>),
+    /// A query was run on every engine.
+    Query {
+        /// Its text.
+        text: String,
+        /// Time spent on it, recovery included.
+        elapsed: Duration,
+        /// Whether an engine crashed or hung on it (a replay leaves it out).
+        disrupted: bool,
+    },
 }
 
 /// Candidate queries a reduction may run on the engines.
@@ -148,6 +167,7 @@ pub struct Campaign {
     profile: DialectProfile,
     config: CampaignConfig,
     store: ReportStore,
+    sent: Vec<Sent>,
 }
 
 impl Campaign {
@@ -171,7 +191,7 @@ impl Campaign {
         std::fs::create_dir_all(&config.out)
             .map_err(|e| CampaignError::Report(ReportError::Io { path: config.out.clone(), source: e }))?;
         let store = ReportStore::open(&config.out)?;
-        Ok(Self { engines, profile, config, store })
+        Ok(Self { engines, profile, config, store, sent: Vec::new() })
     }
 
     /// Runs until the budget is spent; `progress` sees the summary after each query.
@@ -208,6 +228,9 @@ impl Campaign {
             let graph = generate(graph_seed, &self.config.graph).map_err(|e| CampaignError::Config(e.to_string()))?;
             for e in &mut self.engines {
                 e.load(&graph)?;
+            }
+            if self.config.record {
+                self.sent.push(Sent::Load(Box::new(graph.clone())));
             }
             s.graphs += 1;
             let generator = Generator::new(&graph, &profile, &generator_config);
@@ -365,6 +388,11 @@ impl Campaign {
         Ok(s)
     }
 
+    /// What the campaign sent, when recording.
+    pub fn sent(&self) -> &[Sent] {
+        &self.sent
+    }
+
     fn execute_all(&mut self, text: &str) -> Result<(Vec<Outcome>, Vec<Duration>), CampaignError> {
         let mut outcomes = Vec::with_capacity(self.engines.len());
         let mut waited = Vec::with_capacity(self.engines.len());
@@ -372,6 +400,10 @@ impl Campaign {
             let t = Instant::now();
             outcomes.push(e.execute(text, &self.config.exec)?);
             waited.push(t.elapsed());
+        }
+        if self.config.record {
+            let disrupted = outcomes.iter().any(|o| matches!(o, Outcome::Crash { .. } | Outcome::Timeout { .. }));
+            self.sent.push(Sent::Query { text: text.to_owned(), elapsed: waited.iter().sum(), disrupted });
         }
         Ok((outcomes, waited))
     }

@@ -38,6 +38,15 @@ pub struct FalkorDb {
     settings: FalkorSettings,
     /// The RESULTSET_SIZE set on the server for this cap, if any yet.
     row_cap: Option<usize>,
+    /// What the last full load read back, reused by reloads of the same graph.
+    loaded: Option<Loaded>,
+}
+
+/// Ids and catalog as read right after loading a graph.
+struct Loaded {
+    graph: Graph,
+    identities: BTreeMap<i64, i64>,
+    catalog: Catalog,
 }
 
 impl FalkorDb {
@@ -66,6 +75,7 @@ impl FalkorDb {
             version: String::new(),
             settings: FalkorSettings::default(),
             row_cap: None,
+            loaded: None,
         };
         db.version = db.module_version()?;
         Ok(db)
@@ -76,6 +86,22 @@ impl FalkorDb {
         self.settings = settings;
         self.name.push_str(settings.suffix());
         self
+    }
+
+    /// Loads a graph as a bare client would: the creation script, and the
+    /// same server-side row cap as a campaign sets, nothing else.
+    pub fn bare_load(&mut self, graph: &Graph, max_rows: usize) -> redis::RedisResult<()> {
+        self.cap_rows(max_rows)?;
+        let _: redis::RedisResult<redis::Value> = redis::cmd("GRAPH.DELETE").arg(GRAPH_KEY).query(&mut self.conn);
+        for statement in creation_script(graph, ScriptDialect::Cypher) {
+            self.query(&statement, SETUP_TIMEOUT)?;
+        }
+        Ok(())
+    }
+
+    /// Sends a query as a bare client would and reads the reply undecoded.
+    pub fn bare_query(&mut self, text: &str, timeout: Duration) -> redis::RedisResult<redis::Value> {
+        self.query(text, timeout)
     }
 
     /// The managed server, when graphlancer started it.
@@ -163,6 +189,11 @@ impl FalkorDb {
         self.identities.clear();
         self.catalog = Catalog::default();
         let Some(graph) = self.graph.clone() else { return Ok(()) };
+        // The same script on an empty graph gives the same ids and catalog
+        // every time, so a reload after a write reuses what the load read
+        // (the catalog as it was then, not as later queries grew it).
+        let reuse =
+            self.loaded.as_ref().filter(|l| l.graph == graph).map(|l| (l.identities.clone(), l.catalog.clone()));
         if self.settings.index_all {
             // Before the data: an index built afterwards fills in the background.
             for l in &graph.schema.labels {
@@ -184,6 +215,11 @@ impl FalkorDb {
         for statement in creation_script(&graph, ScriptDialect::Cypher) {
             self.setup_query(&statement)?;
         }
+        if let Some((identities, catalog)) = reuse {
+            self.identities = identities;
+            self.catalog = catalog;
+            return Ok(());
+        }
         let ids = self.setup_query(&format!("MATCH (n) RETURN id(n), n.{ID_PROPERTY}"))?;
         for row in ids.rows {
             if let [Value::Int(internal), Value::Int(gid)] = row.as_slice() {
@@ -196,7 +232,9 @@ impl FalkorDb {
                 detail: format!("{} of {} nodes readable after load", self.identities.len(), graph.nodes.len()),
             });
         }
-        self.refresh_catalog()
+        self.refresh_catalog()?;
+        self.loaded = Some(Loaded { graph, identities: self.identities.clone(), catalog: self.catalog.clone() });
+        Ok(())
     }
 
     fn refresh_catalog(&mut self) -> Result<(), EngineError> {
