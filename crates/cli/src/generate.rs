@@ -204,11 +204,10 @@ pub(crate) fn validity(
     v.non_empty_rate = v.non_empty as f64 / n;
     let steered = generator.steered_off();
     v.steered_off = steered.iter().map(|(f, why)| (f.name(), *why)).collect();
-    v.never_used = profile
-        .features
-        .iter()
-        .filter(|f| config.weight(**f) > 0 && !(config.deterministic && profile.bugs.contains_key(f)))
-        .filter(|f| !used.contains(f) && !steered.iter().any(|(s, _)| s == *f))
+    v.never_used = config
+        .enabled(&profile)
+        .into_iter()
+        .filter(|f| !used.contains(f) && !steered.iter().any(|(s, _)| s == f))
         .map(|f| f.name())
         .collect();
     Ok(v)

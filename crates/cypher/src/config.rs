@@ -79,6 +79,18 @@ impl GeneratorConfig {
         self.weights.get(&f).copied().unwrap_or(1)
     }
 
+    /// The weight a production gets under `profile`: 0 where the engine
+    /// refuses it, or where a deterministic preset avoids a known bug.
+    pub fn effective_weight(&self, profile: &crate::DialectProfile, f: Feature) -> u32 {
+        let known_wrong = self.deterministic && profile.bugs.contains_key(&f);
+        if profile.has(f) && !known_wrong { self.weight(f) } else { 0 }
+    }
+
+    /// The productions this configuration can generate under `profile`.
+    pub fn enabled(&self, profile: &crate::DialectProfile) -> Vec<Feature> {
+        Feature::ALL.iter().copied().filter(|f| self.effective_weight(profile, *f) > 0).collect()
+    }
+
     /// Applies a TOML override, e.g.
     /// `preset = "crash"`, `max_clauses = 8`, `[weights] union = 0`.
     pub fn from_toml(text: &str) -> Result<Self, ConfigError> {

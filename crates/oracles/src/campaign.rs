@@ -372,14 +372,7 @@ impl Campaign {
         s.seconds = started.elapsed().as_secs_f64();
         s.queries_per_second = s.queries as f64 / s.seconds.max(1e-9);
         s.harness_seconds = (started.elapsed().saturating_sub(engine_time)).as_secs_f64();
-        let enabled: Vec<Feature> = self
-            .profile
-            .features
-            .iter()
-            .copied()
-            .filter(|f| self.config.generator.weight(*f) > 0)
-            .filter(|f| !(self.config.generator.deterministic && self.profile.bugs.contains_key(f)))
-            .collect();
+        let enabled = self.config.generator.enabled(&self.profile);
         s.features_enabled = enabled.len();
         s.features_used = enabled.iter().filter(|f| used.contains(f)).count();
         let path = self.config.out.join("summary.json");

@@ -178,7 +178,21 @@ pub fn column_kinds(query: &Query, types: &[Option<graphlancer_cypher::types::Ty
             Expr::Aggregate { name, .. } => format!("agg:{name}"),
             Expr::Binary(op, ..) => format!("op:{}", op.text()),
             Expr::Literal(_) => "literal".into(),
-            other => format!("{other:?}").split(['(', ' ', '{']).next().unwrap_or("expr").to_lowercase(),
+            Expr::Not(_) => "not".into(),
+            Expr::IsNull { .. } => "isnull".into(),
+            Expr::Quantified { .. } => "quantified".into(),
+            Expr::ExistsSubquery(..) => "existssubquery".into(),
+            Expr::PatternPredicate(_) => "patternpredicate".into(),
+            Expr::Negate(_) => "negate".into(),
+            Expr::Case { .. } => "case".into(),
+            Expr::List(_) => "list".into(),
+            Expr::ListComprehension { .. } => "listcomprehension".into(),
+            Expr::PatternComprehension { .. } => "patterncomprehension".into(),
+            Expr::Index(..) => "index".into(),
+            Expr::Slice(..) => "slice".into(),
+            Expr::Reduce { .. } => "reduce".into(),
+            Expr::Map(_) => "map".into(),
+            Expr::MapProjection(..) => "mapprojection".into(),
         })
         .collect()
 }

@@ -173,13 +173,7 @@ pub struct Generator<'a> {
 impl<'a> Generator<'a> {
     /// A generator for `graph` in the dialect `profile`.
     pub fn new(graph: &'a Graph, profile: &'a DialectProfile, config: &'a GeneratorConfig) -> Self {
-        let weights = Feature::ALL
-            .iter()
-            .map(|&f| {
-                let known_wrong = config.deterministic && profile.bugs.contains_key(&f);
-                if profile.has(f) && !known_wrong { config.weight(f) } else { 0 }
-            })
-            .collect();
+        let weights = Feature::ALL.iter().map(|&f| config.effective_weight(profile, f)).collect();
         let key_types = graph.schema.keys.iter().map(|k| (k.name.clone(), Ty::of_property(k.ty))).collect();
         Self {
             graph,
@@ -220,6 +214,14 @@ impl<'a> Generator<'a> {
     fn needs_named_rels(&self) -> bool {
         self.config.deterministic
             && (self.profile.semantics("relationship_uniqueness") != Some("yes") || self.collapses_relationships())
+    }
+
+    /// Whether `next` is a MATCH after an OPTIONAL MATCH with no WITH between,
+    /// which some engines refuse.
+    fn match_needs_with(&self, kinds: &[ClauseKind], next: ClauseKind) -> bool {
+        next == ClauseKind::Match
+            && self.profile.semantics("match_after_optional_match") != Some("yes")
+            && kinds.iter().rev().take_while(|k| **k != ClauseKind::With).any(|k| *k == ClauseKind::OptionalMatch)
     }
 
     /// Productions the profile enables but this generator leaves out, because
@@ -292,12 +294,7 @@ impl<'a> Generator<'a> {
             let prev = kinds.last().copied();
             // Reading after writing needs a WITH between (Cypher's rule).
             let after_write = prev.is_some_and(ClauseKind::is_write) && kind.is_read();
-            // Some engines also want one between OPTIONAL MATCH and a later MATCH.
-            let optional_pending =
-                kinds.iter().rev().take_while(|k| **k != ClauseKind::With).any(|k| *k == ClauseKind::OptionalMatch);
-            let after_optional = optional_pending
-                && kind == ClauseKind::Match
-                && self.profile.semantics("match_after_optional_match") != Some("yes");
+            let after_optional = self.match_needs_with(&kinds, kind);
             if after_write || after_optional {
                 if after_write && self.weight(Feature::ReadAfterWrite) == 0 {
                     continue;

@@ -98,12 +98,7 @@ impl Generator<'_> {
                 })
                 .collect();
             if let Some(k) = super::weighted(b.rng, &weights) {
-                let optional_pending =
-                    kinds.iter().rev().take_while(|k| **k != ClauseKind::With).any(|k| *k == ClauseKind::OptionalMatch);
-                if k == ClauseKind::Match
-                    && optional_pending
-                    && self.profile.semantics("match_after_optional_match") != Some("yes")
-                {
+                if self.match_needs_with(&kinds, k) {
                     kinds.push(ClauseKind::With);
                 }
                 kinds.push(k);
