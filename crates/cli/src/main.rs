@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand, ValueEnum};
+use graphlancer_cypher::{DialectProfile, GraphLimits};
 use graphlancer_engines::host::{HostCommand, serve};
 use graphlancer_engines::{EngineSpec, ExecOptions, OpenOptions, Outcome};
 use graphlancer_model::{Graph, GraphConfig, ScriptDialect, creation_script, generate};
@@ -126,8 +127,10 @@ struct GraphArgs {
 }
 
 impl GraphArgs {
-    fn generate(&self) -> Result<Graph> {
+    /// The graph these arguments name, within what the engines can hold.
+    fn generate(&self, limits: GraphLimits) -> Result<Graph> {
         let mut config = GraphConfig::default();
+        limits.apply(&mut config);
         if let Some(n) = self.nodes {
             config.nodes = n;
         }
@@ -161,14 +164,31 @@ enum Dialect {
     Falkordb,
     Grafeo,
     Arcadedb,
+    Kuzu,
+}
+
+/// The default graph configuration within `limits`.
+fn limited(limits: GraphLimits) -> GraphConfig {
+    let mut config = GraphConfig::default();
+    limits.apply(&mut config);
+    config
 }
 
 impl Dialect {
+    /// What graphs engines of this dialect hold.
+    fn limits(self) -> Result<GraphLimits> {
+        Ok(match self {
+            Dialect::Kuzu => DialectProfile::built_in("kuzu")?.graph,
+            _ => GraphLimits::default(),
+        })
+    }
+
     fn script(self) -> ScriptDialect {
         match self {
             Dialect::Neo4j | Dialect::Memgraph | Dialect::Falkordb | Dialect::Grafeo | Dialect::Arcadedb => {
                 ScriptDialect::Cypher
             }
+            Dialect::Kuzu => ScriptDialect::Kuzu,
         }
     }
 }
@@ -203,7 +223,7 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Graph { graph, format, dialect } => {
-            let g = graph.generate()?;
+            let g = graph.generate(dialect.limits()?)?;
             let mut out = std::io::stdout().lock();
             match format {
                 GraphFormat::Json => {
@@ -221,8 +241,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Exec { engine, graph, timeout, json, queries } => {
             let spec: EngineSpec = engine.parse()?;
-            let g = graph.generate()?;
             let mut db = graphlancer_engines::open(&spec, &open_options()?)?;
+            let g = graph.generate(DialectProfile::built_in(db.dialect())?.graph)?;
             db.load(&g)?;
             let opts = ExecOptions { timeout, ..ExecOptions::default() };
             let mut out = std::io::stdout().lock();
@@ -250,14 +270,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Generate { generate: args, graph_seed, format } => {
-            let g = generate(graph_seed, &GraphConfig::default())?;
+            let g = generate(graph_seed, &limited(args.profile()?.graph))?;
             generate::print(&args, &g, matches!(format, QueryFormat::Jsonl))?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Validity { engine, generate: args, graph_seed, timeout, json } => {
             let spec: EngineSpec = engine.parse()?;
-            let g = generate(graph_seed, &GraphConfig::default())?;
             let mut db = graphlancer_engines::open(&spec, &open_options()?)?;
+            let g = generate(graph_seed, &limited(DialectProfile::built_in(db.dialect())?.graph))?;
             let v =
                 generate::validity(&args, &g, db.as_mut(), ExecOptions { timeout, ..ExecOptions::default() }, json)?;
             if json {

@@ -87,6 +87,8 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
     let profiles: Vec<DialectProfile> =
         engines.iter().map(|e| DialectProfile::built_in(e.dialect())).collect::<Result<_, _>>()?;
     let profile = DialectProfile::intersect(&profiles);
+    let mut graph = GraphConfig { nodes: args.nodes, relationships: args.rels, ..GraphConfig::default() };
+    profile.graph.apply(&mut graph);
     let budget = match args.time {
         Some(t) => Budget::Time(t),
         None => Budget::Queries(args.queries.unwrap_or(300)),
@@ -96,7 +98,7 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
         oracles,
         budget,
         queries_per_graph: args.queries_per_graph,
-        graph: GraphConfig { nodes: args.nodes, relationships: args.rels, ..GraphConfig::default() },
+        graph,
         generator,
         mutations: !args.no_mutations,
         frequencies: !args.no_frequencies,

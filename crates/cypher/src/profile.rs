@@ -25,6 +25,34 @@ pub struct DialectProfile {
     /// "float"`. A key the engines of an intersection answer differently on
     /// has the value [`DIFFERS`].
     pub semantics: BTreeMap<String, String>,
+    /// What graphs the engine can hold.
+    pub graph: GraphLimits,
+}
+
+/// Limits an engine puts on the graphs it can hold (the `[graph]` table).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GraphLimits {
+    /// At most this many labels on a node (Kuzu: a node is a row of one table).
+    pub max_labels_per_node: Option<usize>,
+}
+
+impl GraphLimits {
+    /// Narrows a graph configuration to what these limits allow.
+    pub fn apply(self, config: &mut graphlancer_model::GraphConfig) {
+        if self.max_labels_per_node.is_some_and(|m| m <= 1) {
+            config.second_label_probability = 0.0;
+        }
+    }
+
+    /// Limits both sets allow.
+    fn meet(self, other: GraphLimits) -> GraphLimits {
+        let max_labels_per_node = match (self.max_labels_per_node, other.max_labels_per_node) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        GraphLimits { max_labels_per_node }
+    }
 }
 
 /// The semantics value of an intersection whose engines disagree.
@@ -73,6 +101,8 @@ struct ProfileFile {
     bugs: BTreeMap<String, String>,
     #[serde(default)]
     semantics: BTreeMap<String, String>,
+    #[serde(default)]
+    graph: GraphLimits,
 }
 
 impl DialectProfile {
@@ -101,7 +131,7 @@ impl DialectProfile {
         let disabled = parse(file.disabled)?;
         let bugs = parse(file.bugs)?;
         let features = Feature::ALL.iter().copied().filter(|f| !disabled.contains_key(f)).collect();
-        Ok(Self { name: file.name, features, disabled, bugs, semantics: file.semantics })
+        Ok(Self { name: file.name, features, disabled, bugs, semantics: file.semantics, graph: file.graph })
     }
 
     /// The intersection: features all accept, semantics all share.
@@ -114,11 +144,13 @@ impl DialectProfile {
                 disabled: BTreeMap::new(),
                 bugs: BTreeMap::new(),
                 semantics: BTreeMap::new(),
+                graph: GraphLimits::default(),
             };
         };
         let mut out = first.clone();
         for p in iter {
             out.name = format!("{}&{}", out.name, p.name);
+            out.graph = out.graph.meet(p.graph);
             out.features.retain(|f| p.features.contains(f));
             for (f, reason) in &p.disabled {
                 out.disabled.entry(*f).or_insert_with(|| format!("{}: {reason}", p.name));

@@ -1,22 +1,16 @@
 //! Grafeo, the embedded default engine. [`GrafeoBackend`] drives the crate
-//! inside an engine host; [`GrafeoEngine`] is the adapter the rest of
-//! graphlancer uses, which owns the host process and restarts it when a query
-//! kills or hangs it.
+//! inside an engine host; the adapter the rest of graphlancer uses is a
+//! [`crate::hosted::HostedEngine`] over that host.
 
 use std::collections::BTreeMap;
-use std::time::Duration;
 
 use graphlancer_model::{
     Graph, ID_PROPERTY, Node, Path, Relationship, ResultSet, ScriptDialect, Value, creation_script,
 };
 
-use crate::host::{HostBackend, HostCommand, HostFailure, HostProcess, HostReply, HostRequest};
+use crate::host::HostBackend;
+use crate::may_write;
 use crate::outcome::{ErrorClass, Outcome};
-use crate::{Engine, EngineError, ExecOptions, may_write, millis};
-
-const ENGINE: &str = "grafeo";
-/// Loading a graph and answering the version request are bounded too, but loosely.
-const SETUP_TIMEOUT: Duration = Duration::from_secs(120);
 
 /// Grafeo inside the engine host.
 pub struct GrafeoBackend {
@@ -199,115 +193,5 @@ impl HostBackend for GrafeoBackend {
             std::process::exit(3);
         }
         outcome
-    }
-}
-
-/// The Grafeo adapter: a client of a Grafeo engine host.
-pub struct GrafeoEngine {
-    command: HostCommand,
-    host: Option<HostProcess>,
-    graph: Option<Graph>,
-    version: String,
-}
-
-impl GrafeoEngine {
-    /// Starts a host with `command` and asks its version.
-    pub fn start(command: HostCommand) -> Result<Self, EngineError> {
-        let mut engine = Self { command, host: None, graph: None, version: String::new() };
-        let host = engine.spawn()?;
-        engine.host = Some(host);
-        Ok(engine)
-    }
-
-    /// The process id of the running host, if one runs.
-    pub fn host_pid(&self) -> Option<u32> {
-        self.host.as_ref().map(HostProcess::pid)
-    }
-
-    /// Starts a host and loads the current graph into it.
-    fn spawn(&mut self) -> Result<HostProcess, EngineError> {
-        let start_err = |detail: String| EngineError::Start { engine: ENGINE, detail };
-        let mut host = HostProcess::spawn(&self.command)
-            .map_err(|e| start_err(format!("running {}: {e}", self.command.program.display())))?;
-        match host.request(&HostRequest::Version, SETUP_TIMEOUT) {
-            Ok(HostReply::Version { version }) => self.version = version,
-            Ok(other) => return Err(start_err(format!("unexpected reply {other:?}"))),
-            Err(f) => return Err(start_err(failure_text(f))),
-        }
-        if let Some(graph) = &self.graph {
-            load_into(&mut host, graph)?;
-        }
-        Ok(host)
-    }
-}
-
-fn failure_text(f: HostFailure) -> String {
-    match f {
-        HostFailure::Timeout => "the engine host did not answer".into(),
-        HostFailure::Died { message } => message,
-    }
-}
-
-fn load_into(host: &mut HostProcess, graph: &Graph) -> Result<(), EngineError> {
-    let load_err = |detail: String| EngineError::Load { engine: ENGINE, detail };
-    match host.request(&HostRequest::Load { graph: Box::new(graph.clone()) }, SETUP_TIMEOUT) {
-        Ok(HostReply::Loaded) => Ok(()),
-        Ok(HostReply::Failed { message }) => Err(load_err(message)),
-        Ok(other) => Err(load_err(format!("unexpected reply {other:?}"))),
-        Err(f) => Err(load_err(failure_text(f))),
-    }
-}
-
-impl Engine for GrafeoEngine {
-    fn name(&self) -> &str {
-        ENGINE
-    }
-
-    fn version(&self) -> &str {
-        &self.version
-    }
-
-    fn dialect(&self) -> &'static str {
-        "grafeo"
-    }
-
-    fn load(&mut self, graph: &Graph) -> Result<(), EngineError> {
-        self.graph = Some(graph.clone());
-        match self.host.as_mut() {
-            Some(host) => load_into(host, graph),
-            // A fresh host loads the current graph as it starts.
-            None => {
-                self.host = Some(self.spawn()?);
-                Ok(())
-            }
-        }
-    }
-
-    fn execute(&mut self, query: &str, opts: &ExecOptions) -> Result<Outcome, EngineError> {
-        let mut host = match self.host.take() {
-            Some(h) => h,
-            None => self.spawn()?,
-        };
-        let reply =
-            host.request(&HostRequest::Execute { query: query.to_owned(), max_rows: opts.max_rows }, opts.timeout);
-        let outcome = match reply {
-            Ok(HostReply::Outcome { outcome }) => {
-                self.host = Some(host);
-                return Ok(match outcome {
-                    Outcome::Timeout { .. } => Outcome::Timeout { after_ms: millis(opts.timeout) },
-                    other => other,
-                });
-            }
-            Ok(other) => {
-                self.host = Some(host);
-                return Err(EngineError::Protocol { engine: ENGINE, detail: format!("unexpected reply {other:?}") });
-            }
-            Err(HostFailure::Timeout) => Outcome::Timeout { after_ms: millis(opts.timeout) },
-            Err(HostFailure::Died { message }) => Outcome::Crash { message },
-        };
-        drop(host);
-        // Ready for the next query: a fresh host with the graph loaded.
-        self.host = Some(self.spawn()?);
-        Ok(outcome)
     }
 }

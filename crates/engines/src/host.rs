@@ -23,6 +23,9 @@ use crate::outcome::Outcome;
 /// Marks the lines of stdout that are replies.
 pub const REPLY_MARK: &str = "@@graphlancer-host@@ ";
 
+/// The Python engine host, carried in the binary so no file has to be found.
+pub const PYTHON_HOST: &str = include_str!("../hosts/kuzu_host.py");
+
 /// How many lines of the host's stderr are kept for crash reports.
 const STDERR_LINES: usize = 40;
 
@@ -37,12 +40,22 @@ pub enum HostRequest {
         /// The graph.
         graph: Box<Graph>,
     },
+    /// Replaces the database with a new one made by `statements` (hosts of
+    /// engines whose creation script graphlancer renders, such as Kuzu).
+    Script {
+        /// The creation script, in order.
+        statements: Vec<String>,
+    },
     /// Runs one query.
     Execute {
         /// The query text.
         query: String,
         /// Row cap.
         max_rows: usize,
+        /// The client's timeout, so an engine that can stop a query itself
+        /// does so before the client kills the host; 0 when unset.
+        #[serde(default)]
+        timeout_ms: u64,
     },
 }
 
@@ -93,7 +106,10 @@ pub fn serve(backend: &mut dyn HostBackend, input: impl BufRead, mut output: imp
                 Ok(()) => HostReply::Loaded,
                 Err(message) => HostReply::Failed { message },
             },
-            Ok(HostRequest::Execute { query, max_rows }) => {
+            Ok(HostRequest::Script { .. }) => {
+                HostReply::Failed { message: "this host loads graphs, not scripts".into() }
+            }
+            Ok(HostRequest::Execute { query, max_rows, .. }) => {
                 test_hooks::run(&query);
                 HostReply::Outcome { outcome: backend.execute(&query, max_rows) }
             }
@@ -135,6 +151,12 @@ pub struct HostCommand {
 }
 
 impl HostCommand {
+    /// The command that runs the Python host of Kuzu or LadybugDB (`module`)
+    /// with the interpreter of one version's virtualenv.
+    pub fn python(python: PathBuf, module: &str) -> Self {
+        Self { program: python, args: vec!["-c".into(), PYTHON_HOST.into(), module.into()] }
+    }
+
     /// The command that re-runs the current executable as the host of `engine`.
     pub fn current_exe(engine: &str) -> std::io::Result<Self> {
         Ok(Self::new(std::env::current_exe()?, engine))

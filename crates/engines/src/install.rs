@@ -45,11 +45,29 @@ impl EnginesDir {
             if !file.is_file() {
                 return Err(EngineError::NotInstalled {
                     engine: "falkordb",
+                    install: "falkordb".into(),
                     detail: format!("{} is missing", file.display()),
                 });
             }
         }
         Ok(install)
+    }
+}
+
+impl EnginesDir {
+    /// The Python interpreter of the virtualenv holding `package` at `version`
+    /// (`kuzu`, `ladybug`, `arcadedb-embedded`).
+    pub fn python(&self, engine: &'static str, package: &str, version: &str) -> Result<PathBuf, EngineError> {
+        let python = self.0.join(format!("{package}-{version}")).join("bin").join("python");
+        if python.is_file() {
+            Ok(python)
+        } else {
+            Err(EngineError::NotInstalled {
+                engine,
+                install: if package == "arcadedb-embedded" { engine.into() } else { format!("{engine}@{version}") },
+                detail: format!("{} is missing", python.display()),
+            })
+        }
     }
 }
 
@@ -66,6 +84,7 @@ pub struct FalkorDbInstall {
 pub fn engines_dir(engine: &'static str) -> Result<EnginesDir, EngineError> {
     EnginesDir::locate().ok_or_else(|| EngineError::NotInstalled {
         engine,
+        install: engine.into(),
         detail: format!("no .engines/ folder found above the working directory and {ENGINES_DIR_VAR} is not set"),
     })
 }

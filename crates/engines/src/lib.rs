@@ -11,6 +11,7 @@ use graphlancer_model::Graph;
 pub mod falkordb;
 pub mod grafeo;
 pub mod host;
+pub mod hosted;
 pub mod install;
 pub mod outcome;
 pub mod spec;
@@ -59,10 +60,12 @@ pub trait Engine {
 #[derive(Debug, thiserror::Error)]
 pub enum EngineError {
     /// The engine's files are not where graphlancer installs them.
-    #[error("{engine} is not installed ({detail}); run `scripts/setup-engines.sh {engine}`")]
+    #[error("{engine} is not installed ({detail}); run `scripts/setup-engines.sh {install}`")]
     NotInstalled {
         /// The engine.
         engine: &'static str,
+        /// What the setup script calls it, e.g. `kuzu@0.11.3`.
+        install: String,
         /// What is missing.
         detail: String,
     },

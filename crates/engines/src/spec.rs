@@ -5,8 +5,10 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::falkordb::FalkorDb;
-use crate::grafeo::GrafeoEngine;
+use graphlancer_model::ScriptDialect;
+
 use crate::host::HostCommand;
+use crate::hosted::{HostedEngine, HostedKind, LoadForm};
 use crate::install::engines_dir;
 use crate::{Engine, EngineError};
 
@@ -27,6 +29,40 @@ pub enum EngineSpec {
         /// Settings of this instance.
         settings: FalkorSettings,
     },
+    /// Kuzu or LadybugDB at one released version, in a Python engine host.
+    Kuzu {
+        /// Which of the two.
+        family: KuzuFamily,
+        /// The package version, e.g. `0.11.3`.
+        version: String,
+    },
+}
+
+/// The Kuzu family: Kuzu itself and LadybugDB, its fork.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KuzuFamily {
+    /// PyPI package and module `kuzu`.
+    Kuzu,
+    /// PyPI package and module `ladybug`.
+    Ladybug,
+}
+
+impl KuzuFamily {
+    /// The package, module and spec name.
+    pub fn name(self) -> &'static str {
+        match self {
+            KuzuFamily::Kuzu => "kuzu",
+            KuzuFamily::Ladybug => "ladybug",
+        }
+    }
+
+    /// The version a spec without `@VERSION` means.
+    pub fn default_version(self) -> &'static str {
+        match self {
+            KuzuFamily::Kuzu => "0.11.3",
+            KuzuFamily::Ladybug => "0.22.0",
+        }
+    }
 }
 
 /// FalkorDB settings a spec can ask for (`?index=all`), so one engine under
@@ -39,7 +75,8 @@ pub struct FalkorSettings {
 }
 
 /// The specs graphlancer knows, for help texts and errors.
-pub const KNOWN_SPECS: &str = "grafeo, falkordb, falkordb://HOST:PORT (either with ?index=all)";
+pub const KNOWN_SPECS: &str =
+    "grafeo, falkordb, falkordb://HOST:PORT (either with ?index=all), kuzu[@VERSION], ladybug[@VERSION]";
 
 /// A spec that names no engine graphlancer knows.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -59,6 +96,21 @@ impl FromStr for EngineSpec {
                 "index=none" => settings.index_all = false,
                 _ => return Err(unknown()),
             }
+        }
+        let (family, version) = base.split_once('@').map_or((base, None), |(f, v)| (f, Some(v)));
+        let family = match family {
+            "kuzu" => Some(KuzuFamily::Kuzu),
+            "ladybug" => Some(KuzuFamily::Ladybug),
+            _ => None,
+        };
+        if let Some(family) = family {
+            let version = version.unwrap_or(family.default_version());
+            let well_formed = !version.is_empty()
+                && version.split('.').all(|part| !part.is_empty() && part.chars().all(|c| c.is_ascii_alphanumeric()));
+            if query.is_some() || !well_formed {
+                return Err(unknown());
+            }
+            return Ok(EngineSpec::Kuzu { family, version: version.to_owned() });
         }
         match base {
             "grafeo" if query.is_none() => Ok(EngineSpec::Grafeo),
@@ -81,6 +133,7 @@ impl fmt::Display for EngineSpec {
             EngineSpec::Grafeo => f.write_str("grafeo"),
             EngineSpec::FalkorDbManaged { settings } => write!(f, "falkordb{}", settings.suffix()),
             EngineSpec::FalkorDbRemote { address, settings } => write!(f, "falkordb://{address}{}", settings.suffix()),
+            EngineSpec::Kuzu { family, version } => write!(f, "{}@{version}", family.name()),
         }
     }
 }
@@ -105,7 +158,18 @@ pub fn open(spec: &EngineSpec, options: &OpenOptions) -> Result<Box<dyn Engine>,
         EngineSpec::Grafeo => {
             let mut command = options.host_command.clone();
             command.args = vec!["engine-host".into(), "grafeo".into()];
-            Box::new(GrafeoEngine::start(command)?)
+            Box::new(HostedEngine::grafeo(command)?)
+        }
+        EngineSpec::Kuzu { family, version } => {
+            let engine = family.name();
+            let python = engines_dir(engine)?.python(engine, engine, version)?;
+            let kind = HostedKind {
+                name: spec.to_string(),
+                engine,
+                dialect: "kuzu",
+                load: LoadForm::Script(ScriptDialect::Kuzu),
+            };
+            Box::new(HostedEngine::start(kind, HostCommand::python(python, engine))?)
         }
         EngineSpec::FalkorDbManaged { settings } => {
             Box::new(FalkorDb::start_managed(&engines_dir("falkordb")?.falkordb()?)?.with_settings(*settings))
@@ -128,6 +192,8 @@ mod tests {
             "falkordb?index=all",
             "falkordb://127.0.0.1:6379",
             "falkordb://db.example:1?index=all",
+            "kuzu@0.11.3",
+            "ladybug@0.22.0",
         ] {
             assert_eq!(text.parse::<EngineSpec>().expect("parses").to_string(), text);
         }
@@ -140,8 +206,13 @@ mod tests {
             "",
             "falkordb?x=1",
             "grafeo?index=all",
+            "kuzu@",
+            "kuzu@0..1",
+            "kuzu@1;rm",
+            "kuzu@0.11.3?index=all",
         ] {
             assert!(bad.parse::<EngineSpec>().is_err(), "{bad} should be refused");
         }
+        assert_eq!("kuzu".parse::<EngineSpec>().expect("parses").to_string(), "kuzu@0.11.3");
     }
 }

@@ -1,14 +1,14 @@
 //! Grafeo and FalkorDB loaded with the same generated graph.
 
 use graphlancer_engines::falkordb::FalkorDb;
-use graphlancer_engines::grafeo::GrafeoEngine;
+use graphlancer_engines::hosted::HostedEngine;
 use graphlancer_engines::{Engine, ExecOptions};
 use graphlancer_model::{Comparison, PropertyType, ResultSet, RowOrder, Tolerance, Value, compare};
 
 use crate::{engines_dir, grafeo_host, graph, rows};
 
-fn both() -> (GrafeoEngine, FalkorDb) {
-    let grafeo = GrafeoEngine::start(grafeo_host()).expect("grafeo host starts");
+fn both() -> (HostedEngine, FalkorDb) {
+    let grafeo = HostedEngine::grafeo(grafeo_host()).expect("grafeo host starts");
     let falkordb =
         FalkorDb::start_managed(&engines_dir().falkordb().expect("falkordb installed")).expect("falkordb starts");
     (grafeo, falkordb)

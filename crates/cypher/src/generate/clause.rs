@@ -68,11 +68,23 @@ impl Builder<'_, '_> {
             ClauseKind::Call => self.call().map_or_else(|| vec![self.match_clause(false)], |c| vec![c]),
             ClauseKind::Create => vec![self.create()],
             ClauseKind::Merge => vec![self.merge()],
-            ClauseKind::Set => self.set().map_or_else(|| vec![self.create()], |c| vec![c]),
-            ClauseKind::Remove => self.remove().map_or_else(|| vec![self.create()], |c| vec![c]),
-            ClauseKind::Delete => self.delete().map_or_else(|| vec![self.create()], |c| vec![c]),
-            ClauseKind::Foreach => self.foreach().map_or_else(|| vec![self.create()], |c| vec![c]),
+            ClauseKind::Set => self.set().map_or_else(|| vec![self.write_fallback()], |c| vec![c]),
+            ClauseKind::Remove => self.remove().map_or_else(|| vec![self.write_fallback()], |c| vec![c]),
+            ClauseKind::Delete => self.delete().map_or_else(|| vec![self.write_fallback()], |c| vec![c]),
+            ClauseKind::Foreach => self.foreach().map_or_else(|| vec![self.write_fallback()], |c| vec![c]),
             ClauseKind::Return => unreachable!("RETURN is completed by single_query"),
+        }
+    }
+
+    /// What a write clause with nothing to work on becomes: a CREATE, or a
+    /// WITH where the profile has no CREATE (Kuzu, which also wants a WITH
+    /// between a write and what follows).
+    fn write_fallback(&mut self) -> Clause {
+        if self.on(Feature::Create) {
+            self.create()
+        } else {
+            let (p, _, _) = self.projection(false);
+            Clause::With(p)
         }
     }
 
@@ -199,7 +211,10 @@ impl Builder<'_, '_> {
         let all_orderable = !star && orderable.len() == vars.len();
         let mut order_by = Vec::new();
         let mut order_columns = None;
-        if !star && !orderable.is_empty() && self.chance(Feature::OrderBy, 0.3) {
+        // Kuzu refuses ORDER BY in a WITH unless SKIP or LIMIT follows; any
+        // engine of the profile recording that keeps WITH unordered.
+        let may_order = is_return || !self.g.profile.semantics.contains_key("with_order_by_needs_limit");
+        if !star && !orderable.is_empty() && may_order && self.chance(Feature::OrderBy, 0.3) {
             // Ordering on every column gives a total order, which SKIP and LIMIT need.
             let keys: Vec<usize> = if all_orderable && self.coin(0.6) {
                 (0..vars.len()).collect()

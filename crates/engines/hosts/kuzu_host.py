@@ -1,0 +1,210 @@
+"""graphlancer's engine host for Kuzu and LadybugDB (the same engine family).
+
+Run by graphlancer as `python -c <this file> MODULE`, inside the virtualenv of
+one engine version. Speaks graphlancer's host protocol: one JSON request a
+line on stdin, one reply a line on stdout behind the reply mark, so anything
+the engine itself prints is never taken for a reply.
+
+The graph arrives as a creation script (tables, then data) rendered by
+graphlancer, so the text a report shows is the text that ran. A query that
+may write is followed by a reload from that script, which leaves every query
+the graph as generated.
+"""
+
+import decimal
+import importlib
+import json
+import math
+import re
+import sys
+
+MARK = "@@graphlancer-host@@ "
+I64_MIN, I64_MAX = -(2**63), 2**63 - 1
+WRITES = re.compile(r"(?<![A-Za-z0-9_])(CREATE|MERGE|SET|DELETE|REMOVE|DROP|COPY|ALTER)(?![A-Za-z0-9_])", re.I)
+
+
+class Undecodable(Exception):
+    """A value graphlancer has no form for."""
+
+
+class Host:
+    def __init__(self, module_name):
+        self.lib = importlib.import_module(module_name)
+        self.version = getattr(self.lib, "__version__", "unknown")
+        self.script = []
+        self.db = None
+        self.conn = None
+        self.identities = {}
+        self.timeout_ms = None
+
+    # Loading -----------------------------------------------------------------
+
+    def reload(self):
+        self.conn = None
+        self.db = None
+        self.timeout_ms = None
+        # An in-memory database: nothing to clean up when the host dies.
+        self.db = self.lib.Database(":memory:")
+        self.conn = self.lib.Connection(self.db)
+        for statement in self.script:
+            self.conn.execute(statement)
+        self.identities = {}
+        if self.script:
+            result = self.conn.execute("MATCH (n) RETURN id(n), n.gid")
+            while result.has_next():
+                internal, gid = result.get_next()
+                self.identities[internal_key(internal)] = gid
+
+    # Queries -----------------------------------------------------------------
+
+    def execute(self, query, max_rows, timeout_ms):
+        if timeout_ms and timeout_ms != self.timeout_ms and hasattr(self.conn, "set_query_timeout"):
+            self.conn.set_query_timeout(timeout_ms)
+            self.timeout_ms = timeout_ms
+        try:
+            outcome = self.run(query, max_rows, timeout_ms)
+        finally:
+            if WRITES.search(query):
+                self.reload()
+        return outcome
+
+    def run(self, query, max_rows, timeout_ms):
+        try:
+            result = self.conn.execute(query)
+        except Exception as e:  # the engine's answer, not the host's failure
+            return classify(str(e), timeout_ms)
+        if isinstance(result, list):  # several statements: the last answers
+            result = result[-1]
+        columns = list(result.get_column_names())
+        rows = []
+        try:
+            while result.has_next():
+                if len(rows) == max_rows:
+                    return {"outcome": "toolarge", "max_rows": max_rows}
+                rows.append([self.decode(v) for v in result.get_next()])
+        except Undecodable as e:
+            return {"outcome": "error", "class": "unsupported", "message": str(e)}
+        except Exception as e:
+            return classify(str(e), timeout_ms)
+        return {"outcome": "rows", "columns": columns, "rows": rows}
+
+    # Values ------------------------------------------------------------------
+
+    def decode(self, v):
+        if v is None or isinstance(v, (bool, str)):
+            return v
+        if isinstance(v, int):
+            if not I64_MIN <= v <= I64_MAX:
+                raise Undecodable(f"integer {v} does not fit in 64 bits")
+            return v
+        if isinstance(v, decimal.Decimal):  # sum() over INT64 is INT128
+            if v == v.to_integral_value():
+                return self.decode(int(v))
+            return self.decode(float(v))
+        if isinstance(v, float):
+            if math.isnan(v):
+                return {"float": "NaN"}
+            if math.isinf(v):
+                return {"float": "inf" if v > 0 else "-inf"}
+            return v
+        if isinstance(v, (list, tuple)):
+            return [self.decode(x) for x in v]
+        if isinstance(v, dict):
+            return self.decode_dict(v)
+        raise Undecodable(f"graphlancer cannot decode the {type(v).__name__} value {v!r} yet")
+
+    def decode_dict(self, d):
+        # LadybugDB spells the reserved keys in upper case.
+        reserved = {k.lower(): v for k, v in d.items() if k.startswith("_")}
+        if "_nodes" in reserved and "_rels" in reserved:
+            return {"path": {
+                "nodes": [self.node(n) for n in reserved["_nodes"]],
+                "relationships": [self.rel(r) for r in reserved["_rels"]],
+            }}
+        if "_src" in reserved and "_dst" in reserved and "_label" in reserved:
+            return {"relationship": self.rel(d)}
+        if "_id" in reserved and "_label" in reserved:
+            return {"node": self.node(d)}
+        return {"map": {str(k): self.decode(v) for k, v in d.items()}}
+
+    def properties(self, d):
+        return {k: self.decode(v) for k, v in d.items() if not k.startswith("_") and v is not None}
+
+    def node(self, d):
+        label = next(v for k, v in d.items() if k.lower() == "_label")
+        return {"labels": [label] if label else [], "properties": self.properties(d)}
+
+    def rel(self, d):
+        reserved = {k.lower(): v for k, v in d.items() if k.startswith("_")}
+        return {
+            "type": reserved["_label"],
+            "properties": self.properties(d),
+            "start": self.identities.get(internal_key(reserved["_src"])),
+            "end": self.identities.get(internal_key(reserved["_dst"])),
+        }
+
+
+def internal_key(internal):
+    if isinstance(internal, dict):
+        lowered = {k.lower(): v for k, v in internal.items()}
+        return (lowered.get("table"), lowered.get("offset"))
+    return internal
+
+
+# Kuzu names the stage that failed at the start of its messages.
+CLASSES = [
+    ("parser exception", "syntax"),
+    ("binder exception", "semantic"),
+    ("catalog exception", "semantic"),
+    ("not implemented", "unsupported"),
+    ("runtime exception", "runtime"),
+    ("conversion exception", "runtime"),
+    ("overflow exception", "runtime"),
+    ("copy exception", "runtime"),
+    ("interrupted", "timeout"),
+]
+
+
+def classify(message, timeout_ms):
+    lowered = message.lower()
+    for prefix, cls in CLASSES:
+        if lowered.startswith(prefix) or (cls == "timeout" and prefix in lowered):
+            if cls == "timeout":
+                return {"outcome": "timeout", "after_ms": timeout_ms or 0}
+            return {"outcome": "error", "class": cls, "message": message}
+    return {"outcome": "error", "class": "internal", "message": message}
+
+
+def reply(obj):
+    sys.stdout.write(MARK + json.dumps(obj, allow_nan=False, ensure_ascii=False) + "\n")
+    sys.stdout.flush()
+
+
+def main():
+    host = Host(sys.argv[1])
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        try:
+            request = json.loads(line)
+            op = request.get("op")
+            if op == "version":
+                reply({"reply": "version", "version": host.version})
+            elif op == "script":
+                host.script = list(request["statements"])
+                try:
+                    host.reload()
+                    reply({"reply": "loaded"})
+                except Exception as e:
+                    reply({"reply": "failed", "message": str(e)})
+            elif op == "execute":
+                outcome = host.execute(request["query"], request["max_rows"], request.get("timeout_ms", 0))
+                reply({"reply": "outcome", "outcome": outcome})
+            else:
+                reply({"reply": "failed", "message": f"bad request: unknown op {op!r}"})
+        except (ValueError, KeyError) as e:
+            reply({"reply": "failed", "message": f"bad request: {e}"})
+
+
+if __name__ == "__main__":
+    main()

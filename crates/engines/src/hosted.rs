@@ -1,0 +1,170 @@
+//! The adapter for engines that run in an engine host process: Grafeo (the
+//! `graphlancer` binary re-executed) and Kuzu or LadybugDB (a Python host in
+//! one version's virtualenv). It owns the host and starts a new one, with
+//! the graph reloaded, whenever a query kills or hangs the old one.
+
+use std::time::Duration;
+
+use graphlancer_model::{Graph, ScriptDialect, creation_script};
+
+use crate::host::{HostCommand, HostFailure, HostProcess, HostReply, HostRequest};
+use crate::outcome::Outcome;
+use crate::{Engine, EngineError, ExecOptions, millis};
+
+/// Loading a graph and answering the version request are bounded too, but loosely.
+const SETUP_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// How a host takes a graph.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LoadForm {
+    /// The graph itself, as JSON (Grafeo's host renders its own script).
+    Graph,
+    /// A creation script graphlancer renders in this dialect.
+    Script(ScriptDialect),
+}
+
+/// What distinguishes one hosted engine from another.
+#[derive(Debug, Clone)]
+pub struct HostedKind {
+    /// The spec users wrote, e.g. `kuzu@0.11.3`; names the engine in reports.
+    pub name: String,
+    /// The engine family, for error messages: `grafeo`, `kuzu`, `ladybug`.
+    pub engine: &'static str,
+    /// The dialect profile.
+    pub dialect: &'static str,
+    /// How the host takes a graph.
+    pub load: LoadForm,
+}
+
+/// An engine in a host process.
+pub struct HostedEngine {
+    kind: HostedKind,
+    command: HostCommand,
+    host: Option<HostProcess>,
+    graph: Option<Graph>,
+    version: String,
+}
+
+impl HostedEngine {
+    /// Grafeo in a `graphlancer engine-host grafeo` process started by `command`.
+    pub fn grafeo(command: HostCommand) -> Result<Self, EngineError> {
+        let kind = HostedKind { name: "grafeo".into(), engine: "grafeo", dialect: "grafeo", load: LoadForm::Graph };
+        Self::start(kind, command)
+    }
+
+    /// Starts a host with `command` and asks its version.
+    pub fn start(kind: HostedKind, command: HostCommand) -> Result<Self, EngineError> {
+        let mut engine = Self { kind, command, host: None, graph: None, version: String::new() };
+        let host = engine.spawn()?;
+        engine.host = Some(host);
+        Ok(engine)
+    }
+
+    /// The process id of the running host, if one runs.
+    pub fn host_pid(&self) -> Option<u32> {
+        self.host.as_ref().map(HostProcess::pid)
+    }
+
+    /// Starts a host and loads the current graph into it.
+    fn spawn(&mut self) -> Result<HostProcess, EngineError> {
+        let engine = self.kind.engine;
+        let start_err = |detail: String| EngineError::Start { engine, detail };
+        let mut host = HostProcess::spawn(&self.command)
+            .map_err(|e| start_err(format!("running {}: {e}", self.command.program.display())))?;
+        match host.request(&HostRequest::Version, SETUP_TIMEOUT) {
+            Ok(HostReply::Version { version }) => self.version = version,
+            Ok(other) => return Err(start_err(format!("unexpected reply {other:?}"))),
+            Err(f) => return Err(start_err(failure_text(f))),
+        }
+        if let Some(graph) = &self.graph {
+            self.load_into(&mut host, graph)?;
+        }
+        Ok(host)
+    }
+
+    fn load_into(&self, host: &mut HostProcess, graph: &Graph) -> Result<(), EngineError> {
+        let engine = self.kind.engine;
+        let load_err = |detail: String| EngineError::Load { engine, detail };
+        let request = match self.kind.load {
+            LoadForm::Graph => HostRequest::Load { graph: Box::new(graph.clone()) },
+            LoadForm::Script(dialect) => HostRequest::Script { statements: creation_script(graph, dialect) },
+        };
+        match host.request(&request, SETUP_TIMEOUT) {
+            Ok(HostReply::Loaded) => Ok(()),
+            Ok(HostReply::Failed { message }) => Err(load_err(message)),
+            Ok(other) => Err(load_err(format!("unexpected reply {other:?}"))),
+            Err(f) => Err(load_err(failure_text(f))),
+        }
+    }
+}
+
+fn failure_text(f: HostFailure) -> String {
+    match f {
+        HostFailure::Timeout => "the engine host did not answer".into(),
+        HostFailure::Died { message } => message,
+    }
+}
+
+impl Engine for HostedEngine {
+    fn name(&self) -> &str {
+        &self.kind.name
+    }
+
+    fn version(&self) -> &str {
+        &self.version
+    }
+
+    fn dialect(&self) -> &'static str {
+        self.kind.dialect
+    }
+
+    fn load(&mut self, graph: &Graph) -> Result<(), EngineError> {
+        self.graph = Some(graph.clone());
+        match self.host.take() {
+            Some(mut host) => {
+                let loaded = self.load_into(&mut host, graph);
+                self.host = Some(host);
+                loaded
+            }
+            // A fresh host loads the current graph as it starts.
+            None => {
+                self.host = Some(self.spawn()?);
+                Ok(())
+            }
+        }
+    }
+
+    fn execute(&mut self, query: &str, opts: &ExecOptions) -> Result<Outcome, EngineError> {
+        let mut host = match self.host.take() {
+            Some(h) => h,
+            None => self.spawn()?,
+        };
+        // The host is asked to stop a little before the client would kill it,
+        // which spares a restart when the engine can interrupt itself.
+        let own = opts.timeout.saturating_sub(opts.timeout / 10);
+        let request =
+            HostRequest::Execute { query: query.to_owned(), max_rows: opts.max_rows, timeout_ms: millis(own).max(1) };
+        let outcome = match host.request(&request, opts.timeout) {
+            Ok(HostReply::Outcome { outcome }) => {
+                self.host = Some(host);
+                return Ok(match outcome {
+                    Outcome::Timeout { .. } => Outcome::Timeout { after_ms: millis(opts.timeout) },
+                    other => other,
+                });
+            }
+            Ok(other) => {
+                self.host = Some(host);
+                return Err(EngineError::Protocol {
+                    engine: self.kind.engine,
+                    detail: format!("unexpected reply {other:?}"),
+                });
+            }
+            Err(HostFailure::Timeout) => Outcome::Timeout { after_ms: millis(opts.timeout) },
+            Err(HostFailure::Died { message }) => Outcome::Crash { message },
+        };
+        drop(host);
+        // Ready for the next query: a fresh host with the graph loaded.
+        self.host = Some(self.spawn()?);
+        Ok(outcome)
+    }
+}
