@@ -72,7 +72,7 @@ fn kuzu_create(graph: &Graph) -> Vec<String> {
     for n in &graph.nodes {
         let label = n.labels.first().map_or(String::new(), |l| quote_identifier(l));
         let mut s = format!("CREATE (:{label} ");
-        property_map(&mut s, n.id, &n.properties);
+        property_map_with(&mut s, n.id, &n.properties, kuzu_literal);
         s.push(')');
         out.push(s);
     }
@@ -87,7 +87,7 @@ fn kuzu_create(graph: &Graph) -> Vec<String> {
             r.end,
             quote_identifier(&r.rel_type)
         );
-        property_map(&mut s, r.id, &r.properties);
+        property_map_with(&mut s, r.id, &r.properties, kuzu_literal);
         s.push_str("]->(b)");
         out.push(s);
     }
@@ -124,11 +124,42 @@ fn cypher_create(graph: &Graph) -> Vec<String> {
 }
 
 fn property_map(out: &mut String, id: i64, props: &std::collections::BTreeMap<String, Value>) {
+    property_map_with(out, id, props, render_literal);
+}
+
+fn property_map_with(
+    out: &mut String,
+    id: i64,
+    props: &std::collections::BTreeMap<String, Value>,
+    literal: fn(&Value) -> String,
+) {
     let _ = write!(out, "{{{ID_PROPERTY}: {id}");
     for (k, v) in props {
-        let _ = write!(out, ", {}: {}", quote_identifier(k), render_literal(v));
+        let _ = write!(out, ", {}: {}", quote_identifier(k), literal(v));
     }
     out.push('}');
+}
+
+/// A literal for Kuzu's creation script: Kuzu (unlike LadybugDB) reads
+/// `\t`, `\n` and `\uXXXX` as the bare letter, so control characters are
+/// written as themselves, which every version reads alike.
+fn kuzu_literal(v: &Value) -> String {
+    match v {
+        Value::String(s) => {
+            let mut out = String::with_capacity(s.len() + 2);
+            out.push('\'');
+            for c in s.chars() {
+                match c {
+                    '\\' => out.push_str("\\\\"),
+                    '\'' => out.push_str("\\'"),
+                    c => out.push(c),
+                }
+            }
+            out.push('\'');
+            out
+        }
+        other => render_literal(other),
+    }
 }
 
 /// Renders a scalar, list or map value as a Cypher literal expression.

@@ -8,6 +8,7 @@ mod falkordb;
 mod generator;
 mod grafeo;
 mod known_bugs;
+mod kuzu;
 
 use std::path::PathBuf;
 

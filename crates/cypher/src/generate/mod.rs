@@ -111,10 +111,15 @@ struct ValueIndex {
 }
 
 impl ValueIndex {
-    fn new(graph: &Graph) -> Self {
+    /// `plain_strings`: leave out strings with control characters, whose
+    /// escapes some engine of the profile reads differently (Kuzu).
+    fn new(graph: &Graph, plain_strings: bool) -> Self {
         let mut index = Self::default();
         let mut add = |owner: &str, props: &BTreeMap<String, Value>| {
             for (k, v) in props {
+                if plain_strings && matches!(v, Value::String(s) if s.chars().any(char::is_control)) {
+                    continue;
+                }
                 index.by_key.entry(k.clone()).or_default().push(v.clone());
                 index.by_owner.entry((owner.to_owned(), k.clone())).or_default().push(v.clone());
             }
@@ -179,7 +184,7 @@ impl<'a> Generator<'a> {
             graph,
             profile,
             config,
-            values: ValueIndex::new(graph),
+            values: ValueIndex::new(graph, profile.semantics.contains_key("string_escapes")),
             keys: KeyIndex::new(&graph.schema),
             weights,
             key_types,

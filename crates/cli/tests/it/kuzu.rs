@@ -1,0 +1,158 @@
+//! Kuzu and LadybugDB in their Python engine hosts, at the versions the
+//! setup script installs by default.
+
+use std::process::Command;
+
+use graphlancer_engines::{Engine, EngineSpec, ErrorClass, ExecOptions, OpenOptions, Outcome, open};
+use graphlancer_model::{Comparison, Graph, GraphConfig, ResultSet, RowOrder, Tolerance, Value, compare, generate};
+
+use crate::{grafeo_host, rows, timeout_ms};
+
+/// Every Kuzu-family version the test command installs.
+const VERSIONS: [&str; 3] = ["kuzu@0.11.3", "kuzu@0.10.0", "ladybug@0.22.0"];
+
+fn start(spec: &str) -> Box<dyn Engine> {
+    let spec: EngineSpec = spec.parse().expect("known spec");
+    open(&spec, &OpenOptions { host_command: grafeo_host() }).expect("host starts")
+}
+
+/// A graph Kuzu can hold: one label a node.
+fn kuzu_graph(seed: u64, nodes: usize, relationships: usize) -> Graph {
+    let config = GraphConfig { nodes, relationships, second_label_probability: 0.0, ..GraphConfig::default() };
+    generate(seed, &config).expect("valid config")
+}
+
+fn count(engine: &mut dyn Engine) -> Value {
+    rows(engine.execute("MATCH (n) RETURN count(n)", &ExecOptions::default()).expect("reachable"))
+        .scalar()
+        .cloned()
+        .expect("one value")
+}
+
+/// What every version returns for every node, relationship and path equals
+/// what graphlancer generated: the creation script and the decoder agree.
+#[test]
+fn every_version_returns_the_generated_graph_exactly() {
+    let g = kuzu_graph(11, 120, 240);
+    let strings: Vec<&Value> = g.nodes.iter().flat_map(|n| n.properties.values()).collect();
+    assert!(strings.iter().any(|v| matches!(v, Value::String(s) if s.contains('\\') || s.contains('\''))));
+    assert!(strings.iter().any(|v| matches!(v, Value::String(s) if !s.is_ascii())));
+    let expected_nodes = ResultSet::new(vec!["n".into()], g.nodes.iter().map(|n| vec![n.to_value()]).collect());
+    let expected_rels = ResultSet::new(vec!["r".into()], g.relationships.iter().map(|r| vec![r.to_value()]).collect());
+    for spec in VERSIONS {
+        let mut db = start(spec);
+        assert_eq!(db.name(), spec);
+        assert_eq!(db.dialect(), "kuzu");
+        assert_eq!(Some(db.version()), spec.split('@').nth(1), "the host reports the installed version");
+        db.load(&g).expect("loads");
+        for (query, expected) in
+            [("MATCH (n) RETURN n", &expected_nodes), ("MATCH ()-[r]->() RETURN r", &expected_rels)]
+        {
+            let got = rows(db.execute(query, &ExecOptions::default()).expect("runs"));
+            assert_eq!(
+                compare(&got, expected, &RowOrder::Bag, Tolerance::default()),
+                Comparison::Equal,
+                "{spec} disagrees with the generated graph on {query}"
+            );
+        }
+        let paths = rows(db.execute("MATCH p = ()-[r]->() RETURN p", &ExecOptions::default()).expect("runs"));
+        assert_eq!(paths.rows.len(), g.relationships.len());
+        for row in &paths.rows {
+            let Value::Path(p) = &row[0] else { panic!("{spec}: not a path: {row:?}") };
+            let r = &p.relationships[0];
+            assert_eq!((r.start, r.end), (p.nodes[0].identity(), p.nodes[1].identity()), "{spec}: {r:?}");
+        }
+    }
+}
+
+#[test]
+fn errors_are_classified_and_values_decoded() {
+    let mut db = start("kuzu@0.11.3");
+    db.load(&kuzu_graph(12, 5, 5)).expect("loads");
+    let mut class = |q: &str| match db.execute(q, &ExecOptions::default()).expect("runs") {
+        Outcome::Error { class, .. } => class,
+        other => panic!("{q}: expected an error, got {other:?}"),
+    };
+    assert_eq!(class("RETURN 1 +"), ErrorClass::Syntax);
+    assert_eq!(class("MATCH (n) RETURN n.nope"), ErrorClass::Semantic);
+    assert_eq!(class("RETURN 1 / 0"), ErrorClass::Runtime);
+    assert_eq!(class("RETURN 9223372036854775807 + 1"), ErrorClass::Runtime);
+    let values = rows(
+        db.execute(
+            "RETURN [1, 2] AS l, {a: 1, b: 'x'} AS m, 0.0 / 0.0 AS nan, -0.0 AS z, 0.1 + 0.2 AS f, \
+             sum(9223372036854775807) AS s, null AS n, 'it\\'s' AS q",
+            &ExecOptions::default(),
+        )
+        .expect("runs"),
+    );
+    let row = &values.rows[0];
+    assert_eq!(row[0], Value::List(vec![Value::Int(1), Value::Int(2)]));
+    assert!(matches!(&row[1], Value::Map(m) if m.get("b") == Some(&Value::String("x".into()))));
+    assert!(matches!(row[2], Value::Float(x) if x.is_nan()));
+    assert!(matches!(row[3], Value::Float(x) if x == 0.0 && x.is_sign_negative()));
+    assert_eq!(row[4], Value::Float(0.1 + 0.2));
+    assert_eq!(row[5], Value::Int(i64::MAX), "INT128 sums come back as integers");
+    assert_eq!(row[6], Value::Null);
+    assert_eq!(row[7], Value::String("it's".into()));
+}
+
+#[test]
+fn writes_leave_the_loaded_graph_unchanged() {
+    let mut db = start("ladybug@0.22.0");
+    db.load(&kuzu_graph(10, 20, 30)).expect("loads");
+    let deleted = db.execute("MATCH (n) DETACH DELETE n", &ExecOptions::default()).expect("runs");
+    assert!(matches!(deleted, Outcome::Rows(_)), "{deleted:?}");
+    let set = db.execute("MATCH (n) SET n.gid = -1 RETURN count(*)", &ExecOptions::default()).expect("runs");
+    assert!(matches!(set, Outcome::Error { .. } | Outcome::Rows(_)), "{set:?}");
+    assert_eq!(count(db.as_mut()), Value::Int(20));
+    let gids = rows(db.execute("MATCH (n) RETURN min(n.gid), max(n.gid)", &ExecOptions::default()).expect("runs"));
+    assert_eq!(gids.rows[0], vec![Value::Int(0), Value::Int(19)]);
+}
+
+#[test]
+fn a_long_query_times_out_and_the_host_goes_on() {
+    let mut db = start("kuzu@0.11.3");
+    db.load(&kuzu_graph(9, 5, 5)).expect("loads");
+    let outcome =
+        db.execute("UNWIND range(1, 1000000000) AS x WITH x WHERE x % 7 = 0 RETURN count(x)", &timeout_ms(500));
+    assert_eq!(outcome.expect("answers"), Outcome::Timeout { after_ms: 500 });
+    assert_eq!(count(db.as_mut()), Value::Int(5));
+}
+
+fn signal(pid: u32, sig: &str) {
+    let status = Command::new("kill").args([sig, &pid.to_string()]).status().expect("kill runs");
+    assert!(status.success());
+}
+
+#[test]
+fn a_killed_or_stopped_host_is_a_crash_or_timeout_and_the_next_query_works() {
+    let mut db = graphlancer_engines::hosted::HostedEngine::start(
+        graphlancer_engines::hosted::HostedKind {
+            name: "kuzu@0.11.3".into(),
+            engine: "kuzu",
+            dialect: "kuzu",
+            load: graphlancer_engines::hosted::LoadForm::Script(graphlancer_model::ScriptDialect::Kuzu),
+        },
+        graphlancer_engines::host::HostCommand::python(
+            crate::engines_dir().python("kuzu", "kuzu", "0.11.3").expect("installed"),
+            "kuzu",
+        ),
+    )
+    .expect("starts");
+    db.load(&kuzu_graph(8, 10, 10)).expect("loads");
+    let pid = db.host_pid().expect("running");
+    signal(pid, "-9");
+    match db.execute("MATCH (n) RETURN n", &ExecOptions::default()).expect("recovered") {
+        Outcome::Crash { message } => assert!(message.contains("signal: 9"), "{message}"),
+        other => panic!("expected a crash, got {other:?}"),
+    }
+    assert_eq!(count(&mut db), Value::Int(10), "a new host holds the graph");
+    let pid = db.host_pid().expect("running");
+    signal(pid, "-STOP");
+    assert_eq!(
+        db.execute("MATCH (n) RETURN n", &timeout_ms(300)).expect("recovered"),
+        Outcome::Timeout { after_ms: 300 }
+    );
+    assert_ne!(db.host_pid(), Some(pid));
+    assert_eq!(count(&mut db), Value::Int(10));
+}
