@@ -16,9 +16,10 @@ use serde::Serialize;
 #[derive(Debug, clap::Args)]
 pub(crate) struct GenerateArgs {
     /// Dialect profile, or several joined by commas for their intersection
-    /// (neo4j5, memgraph, falkordb, grafeo, kuzu, arcadedb).
-    #[arg(long, default_value = "grafeo")]
-    pub dialect: String,
+    /// (neo4j5, memgraph, falkordb, grafeo, kuzu, arcadedb). Default: the
+    /// engine's own, or grafeo when there is no engine.
+    #[arg(long)]
+    pub dialect: Option<String>,
     /// Seed of the queries.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -41,9 +42,15 @@ pub(crate) enum PresetArg {
 }
 
 impl GenerateArgs {
-    pub(crate) fn profile(&self) -> Result<DialectProfile> {
-        let profiles =
-            self.dialect.split(',').map(|d| DialectProfile::built_in(d.trim())).collect::<Result<Vec<_>, _>>()?;
+    /// The profile asked for, or `fallback`'s.
+    pub(crate) fn profile(&self, fallback: &str) -> Result<DialectProfile> {
+        let profiles = self
+            .dialect
+            .as_deref()
+            .unwrap_or(fallback)
+            .split(',')
+            .map(|d| DialectProfile::built_in(d.trim()))
+            .collect::<Result<Vec<_>, _>>()?;
         Ok(DialectProfile::intersect(&profiles))
     }
 
@@ -83,7 +90,7 @@ struct JsonQuery<'a> {
 
 /// Prints queries, one a line or one JSON object a line.
 pub(crate) fn print(args: &GenerateArgs, graph: &Graph, jsonl: bool) -> Result<()> {
-    let profile = args.profile()?;
+    let profile = args.profile("grafeo")?;
     let config = args.config()?;
     let generator = Generator::new(graph, &profile, &config);
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
@@ -142,7 +149,7 @@ pub(crate) fn validity(
     timeout: ExecOptions,
     json: bool,
 ) -> Result<Validity> {
-    let profile = args.profile()?;
+    let profile = args.profile(engine.dialect())?;
     let config = args.config()?;
     let generator = Generator::new(graph, &profile, &config);
     engine.load(graph)?;

@@ -270,14 +270,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Generate { generate: args, graph_seed, format } => {
-            let g = generate(graph_seed, &limited(args.profile()?.graph))?;
+            let g = generate(graph_seed, &limited(args.profile("grafeo")?.graph))?;
             generate::print(&args, &g, matches!(format, QueryFormat::Jsonl))?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Validity { engine, generate: args, graph_seed, timeout, json } => {
             let spec: EngineSpec = engine.parse()?;
             let mut db = graphlancer_engines::open(&spec, &open_options()?)?;
-            let g = generate(graph_seed, &limited(DialectProfile::built_in(db.dialect())?.graph))?;
+            let g = generate(graph_seed, &limited(args.profile(db.dialect())?.graph))?;
             let v =
                 generate::validity(&args, &g, db.as_mut(), ExecOptions { timeout, ..ExecOptions::default() }, json)?;
             if json {

@@ -8,6 +8,8 @@ use std::time::Duration;
 
 use graphlancer_model::Graph;
 
+pub mod arcadedb;
+pub mod bolt;
 pub mod falkordb;
 pub mod grafeo;
 pub mod host;

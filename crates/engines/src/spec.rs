@@ -7,6 +7,8 @@ use std::str::FromStr;
 use crate::falkordb::FalkorDb;
 use graphlancer_model::ScriptDialect;
 
+use crate::arcadedb::{ARCADEDB_VERSION, ManagedArcadeDb};
+use crate::bolt::{BoltEngine, BoltSettings};
 use crate::host::HostCommand;
 use crate::hosted::{HostedEngine, HostedKind, LoadForm};
 use crate::install::engines_dir;
@@ -28,6 +30,24 @@ pub enum EngineSpec {
         address: String,
         /// Settings of this instance.
         settings: FalkorSettings,
+    },
+    /// ArcadeDB started by graphlancer from `.engines/`, reached over Bolt.
+    ArcadeDbManaged,
+    /// A Bolt server: Neo4j, Memgraph or ArcadeDB (`arcadedb://` means
+    /// `bolt://` with the arcadedb dialect).
+    Bolt {
+        /// `bolt` or `arcadedb`: how the spec was written.
+        scheme: &'static str,
+        /// `HOST:PORT`.
+        address: String,
+        /// The dialect profile.
+        dialect: &'static str,
+        /// User name.
+        user: String,
+        /// Password; never printed. From the spec or `GRAPHLANCER_BOLT_PASSWORD`.
+        password: String,
+        /// Database name.
+        database: Option<String>,
     },
     /// Kuzu or LadybugDB at one released version, in a Python engine host.
     Kuzu {
@@ -75,8 +95,40 @@ pub struct FalkorSettings {
 }
 
 /// The specs graphlancer knows, for help texts and errors.
-pub const KNOWN_SPECS: &str =
-    "grafeo, falkordb, falkordb://HOST:PORT (either with ?index=all), kuzu[@VERSION], ladybug[@VERSION]";
+pub const KNOWN_SPECS: &str = "grafeo, falkordb, falkordb://HOST:PORT (either with ?index=all), kuzu[@VERSION], \
+     ladybug[@VERSION], arcadedb, arcadedb://HOST:PORT, bolt://HOST:PORT?dialect=neo4j5|memgraph|arcadedb \
+     (Bolt specs take &user=&password=&db=)";
+
+/// Where a Bolt password comes from when the spec has none, so reports
+/// (which record specs) never hold it.
+pub const BOLT_PASSWORD_VAR: &str = "GRAPHLANCER_BOLT_PASSWORD";
+
+/// The dialects a Bolt server may speak.
+const BOLT_DIALECTS: [&str; 3] = ["neo4j5", "memgraph", "arcadedb"];
+
+fn address_of(base: &str, scheme: &str) -> Option<String> {
+    let address = base.strip_prefix(scheme)?.strip_prefix("://")?.trim_end_matches('/');
+    let (host, port) = address.rsplit_once(':')?;
+    (!host.is_empty() && port.parse::<u16>().is_ok()).then(|| address.to_owned())
+}
+
+fn bolt_spec(scheme: &'static str, address: String, query: Option<&str>) -> Option<EngineSpec> {
+    let mut dialect = if scheme == "arcadedb" { "arcadedb" } else { "neo4j5" };
+    let mut user = if scheme == "arcadedb" { "root".to_owned() } else { "neo4j".to_owned() };
+    let mut password = std::env::var(BOLT_PASSWORD_VAR).unwrap_or_default();
+    let mut database = (scheme == "arcadedb").then(|| "g".to_owned());
+    for option in query.into_iter().flat_map(|q| q.split('&')) {
+        let (k, v) = option.split_once('=')?;
+        match k {
+            "dialect" if scheme == "bolt" => dialect = BOLT_DIALECTS.into_iter().find(|d| *d == v)?,
+            "user" => user = v.to_owned(),
+            "password" => password = v.to_owned(),
+            "db" => database = Some(v.to_owned()),
+            _ => return None,
+        }
+    }
+    Some(EngineSpec::Bolt { scheme, address, dialect, user, password, database })
+}
 
 /// A spec that names no engine graphlancer knows.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -89,6 +141,14 @@ impl FromStr for EngineSpec {
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let unknown = || UnknownSpec(s.to_owned());
         let (base, query) = s.split_once('?').map_or((s, None), |(b, q)| (b, Some(q)));
+        if base == "arcadedb" && query.is_none() {
+            return Ok(EngineSpec::ArcadeDbManaged);
+        }
+        for scheme in ["bolt", "arcadedb"] {
+            if let Some(address) = address_of(base, scheme) {
+                return bolt_spec(scheme, address, query).ok_or_else(unknown);
+            }
+        }
         let mut settings = FalkorSettings::default();
         for option in query.into_iter().flat_map(|q| q.split('&')) {
             match option {
@@ -134,6 +194,26 @@ impl fmt::Display for EngineSpec {
             EngineSpec::FalkorDbManaged { settings } => write!(f, "falkordb{}", settings.suffix()),
             EngineSpec::FalkorDbRemote { address, settings } => write!(f, "falkordb://{address}{}", settings.suffix()),
             EngineSpec::Kuzu { family, version } => write!(f, "{}@{version}", family.name()),
+            EngineSpec::ArcadeDbManaged => f.write_str("arcadedb"),
+            EngineSpec::Bolt { scheme, address, dialect, user, password: _, database } => {
+                write!(f, "{scheme}://{address}")?;
+                let mut options = Vec::new();
+                if *scheme == "bolt" {
+                    options.push(format!("dialect={dialect}"));
+                }
+                let default_user = if *scheme == "arcadedb" { "root" } else { "neo4j" };
+                if user != default_user {
+                    options.push(format!("user={user}"));
+                }
+                let default_db = (*scheme == "arcadedb").then_some("g");
+                if let Some(db) = database.as_deref().filter(|d| Some(*d) != default_db) {
+                    options.push(format!("db={db}"));
+                }
+                if !options.is_empty() {
+                    write!(f, "?{}", options.join("&"))?;
+                }
+                Ok(())
+            }
         }
     }
 }
@@ -159,6 +239,20 @@ pub fn open(spec: &EngineSpec, options: &OpenOptions) -> Result<Box<dyn Engine>,
             let mut command = options.host_command.clone();
             command.args = vec!["engine-host".into(), "grafeo".into()];
             Box::new(HostedEngine::grafeo(command)?)
+        }
+        EngineSpec::ArcadeDbManaged => {
+            let python = engines_dir("arcadedb")?.python("arcadedb", "arcadedb-embedded", ARCADEDB_VERSION)?;
+            Box::new(BoltEngine::managed_arcadedb(ManagedArcadeDb::start(python)?)?)
+        }
+        EngineSpec::Bolt { scheme, address, dialect, user, password, database } => {
+            let settings = BoltSettings {
+                address: address.clone(),
+                user: user.clone(),
+                password: password.clone(),
+                database: database.clone(),
+            };
+            let engine = if *scheme == "arcadedb" { "arcadedb" } else { "bolt" };
+            Box::new(BoltEngine::connect(spec.to_string(), engine, dialect, settings)?)
         }
         EngineSpec::Kuzu { family, version } => {
             let engine = family.name();
@@ -194,6 +288,11 @@ mod tests {
             "falkordb://db.example:1?index=all",
             "kuzu@0.11.3",
             "ladybug@0.22.0",
+            "arcadedb",
+            "arcadedb://127.0.0.1:7687",
+            "arcadedb://h:1?user=admin&db=x",
+            "bolt://127.0.0.1:7687?dialect=neo4j5",
+            "bolt://127.0.0.1:7687?dialect=memgraph&user=mg",
         ] {
             assert_eq!(text.parse::<EngineSpec>().expect("parses").to_string(), text);
         }
@@ -210,9 +309,17 @@ mod tests {
             "kuzu@0..1",
             "kuzu@1;rm",
             "kuzu@0.11.3?index=all",
+            "bolt://h",
+            "bolt://h:1?dialect=sql",
+            "bolt://h:1?color=red",
+            "arcadedb?x=1",
+            "arcadedb://h:1?dialect=neo4j5",
         ] {
             assert!(bad.parse::<EngineSpec>().is_err(), "{bad} should be refused");
         }
         assert_eq!("kuzu".parse::<EngineSpec>().expect("parses").to_string(), "kuzu@0.11.3");
+        let with_password = "bolt://h:1?dialect=neo4j5&password=secret".parse::<EngineSpec>().expect("parses");
+        assert!(matches!(&with_password, EngineSpec::Bolt { password, .. } if password == "secret"));
+        assert!(!with_password.to_string().contains("secret"), "specs are recorded in reports");
     }
 }

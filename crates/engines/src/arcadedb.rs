@@ -1,0 +1,162 @@
+//! An ArcadeDB server graphlancer starts itself, from the `arcadedb-embedded`
+//! package in `.engines/`: its Python launcher (carried in the binary) on
+//! free loopback ports, with a small heap and ArcadeDB's own command timeout.
+
+use std::io::{BufRead, BufReader};
+use std::net::TcpListener;
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+use crate::EngineError;
+use crate::bolt::BoltSettings;
+
+const ENGINE: &str = "arcadedb";
+/// The package version the setup script installs.
+pub const ARCADEDB_VERSION: &str = "26.10.2";
+/// The launcher, run with the package's Python.
+const LAUNCHER: &str = include_str!("../hosts/arcadedb_server.py");
+/// The JVM takes a second or two; a loaded machine more.
+const READY_WITHIN: Duration = Duration::from_secs(90);
+/// ArcadeDB's own per-command timeout: a runaway query is stopped by the
+/// server; graphlancer's client timeout (shorter by default) still applies.
+const COMMAND_TIMEOUT_MS: u64 = 30_000;
+const PASSWORD: &str = "graphlancer";
+
+/// A running, managed ArcadeDB server.
+pub struct ManagedArcadeDb {
+    python: PathBuf,
+    child: Child,
+    /// Held open: the launcher stops when its stdin closes.
+    _stdin: ChildStdin,
+    bolt_port: u16,
+    version: String,
+    dir: tempfile::TempDir,
+}
+
+impl ManagedArcadeDb {
+    /// Starts a server with the launcher run by `python` (the package's virtualenv).
+    pub fn start(python: PathBuf) -> Result<Self, EngineError> {
+        let mut last = None;
+        // A port found free can be taken before the server binds it.
+        for _ in 0..3 {
+            match Self::try_start(python.clone()) {
+                Ok(s) => return Ok(s),
+                Err(e) => last = Some(e),
+            }
+        }
+        Err(last.expect("at least one attempt ran"))
+    }
+
+    fn try_start(python: PathBuf) -> Result<Self, EngineError> {
+        let err = |detail: String| EngineError::Start { engine: ENGINE, detail };
+        let (http_port, bolt_port) =
+            (free_port().map_err(|e| err(e.to_string()))?, free_port().map_err(|e| err(e.to_string()))?);
+        let dir = tempfile::Builder::new()
+            .prefix("graphlancer-arcadedb-")
+            .tempdir()
+            .map_err(|e| err(format!("creating a data folder: {e}")))?;
+        let log = std::fs::File::create(dir.path().join("launcher.log")).map_err(|e| err(e.to_string()))?;
+        let mut child = Command::new(&python)
+            .arg("-c")
+            .arg(LAUNCHER)
+            .arg(dir.path().join("server"))
+            .arg(http_port.to_string())
+            .arg(bolt_port.to_string())
+            .arg(PASSWORD)
+            .arg(COMMAND_TIMEOUT_MS.to_string())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(log)
+            .spawn()
+            .map_err(|e| err(format!("running {}: {e}", python.display())))?;
+        let stdin = child.stdin.take().expect("stdin was piped");
+        let stdout = child.stdout.take().expect("stdout was piped");
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if let Some(version) = line.strip_prefix("READY ") {
+                    let _ = tx.send(version.trim().to_owned());
+                }
+            }
+        });
+        let mut server = Self { python, child, _stdin: stdin, bolt_port, version: String::new(), dir };
+        let deadline = Instant::now() + READY_WITHIN;
+        loop {
+            match rx.recv_timeout(Duration::from_millis(100)) {
+                Ok(version) => {
+                    server.version = version;
+                    return Ok(server);
+                }
+                Err(RecvTimeoutError::Timeout) if Instant::now() < deadline => {
+                    if let Ok(Some(status)) = server.child.try_wait() {
+                        return Err(err(format!("the launcher exited ({status}): {}", server.log_tail())));
+                    }
+                }
+                Err(_) => return Err(err(format!("not ready within {READY_WITHIN:?}: {}", server.log_tail()))),
+            }
+        }
+    }
+
+    /// How to reach the server's Bolt port.
+    pub fn settings(&self) -> BoltSettings {
+        BoltSettings {
+            address: format!("127.0.0.1:{}", self.bolt_port),
+            user: "root".into(),
+            password: PASSWORD.into(),
+            database: Some("g".into()),
+        }
+    }
+
+    /// The package version the launcher reported.
+    pub fn version(&self) -> &str {
+        &self.version
+    }
+
+    /// The launcher's process id; the JVM runs inside it.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Whether the process is still there (a stopped one counts as there).
+    pub fn is_running(&mut self) -> bool {
+        let deadline = Instant::now() + Duration::from_millis(500);
+        while matches!(self.child.try_wait(), Ok(None)) {
+            if Instant::now() > deadline {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        false
+    }
+
+    /// The last lines the launcher and the JVM wrote to stderr.
+    pub fn log_tail(&self) -> String {
+        let text = std::fs::read_to_string(self.dir.path().join("launcher.log")).unwrap_or_default();
+        let lines: Vec<&str> = text.lines().collect();
+        lines[lines.len().saturating_sub(10)..].join("\n")
+    }
+
+    /// Kills this server and starts a fresh one.
+    pub fn restart(&mut self) -> Result<(), EngineError> {
+        self.stop();
+        *self = Self::start(self.python.clone())?;
+        Ok(())
+    }
+
+    fn stop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for ManagedArcadeDb {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+fn free_port() -> std::io::Result<u16> {
+    Ok(TcpListener::bind("127.0.0.1:0")?.local_addr()?.port())
+}
