@@ -1,4 +1,5 @@
-//! Engines that speak Bolt 4 (`neo4rs`): Neo4j and Memgraph at an address
+//! Engines that speak Bolt 4 (`neo4rs` 0.9: 0.8 reads the negative tiny
+//! integers -16..-1 as 240..255): Neo4j and Memgraph at an address
 //! (`bolt://HOST:PORT?dialect=...`), and ArcadeDB, managed or at an address.
 //!
 //! Writes run in an explicit transaction that is rolled back, so the loaded
@@ -19,6 +20,9 @@ use crate::{Engine, EngineError, ExecOptions, may_write, millis};
 
 /// How long connecting and loading may take.
 const SETUP_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// How long a server that may be hung gets to answer before it is replaced.
+const PROBE_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// Where a Bolt engine is and how to log in.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -98,6 +102,10 @@ impl BoltEngine {
     }
 
     fn reconnect(&mut self) -> Result<(), EngineError> {
+        self.reconnect_within(SETUP_TIMEOUT)
+    }
+
+    fn reconnect_within(&mut self, timeout: Duration) -> Result<(), EngineError> {
         self.client = None;
         let s = self.settings.clone();
         let engine = self.engine;
@@ -108,14 +116,12 @@ impl BoltEngine {
             config = config.db(db.as_str());
         }
         let config = config.max_connections(2).build().map_err(|e| unreachable(e.to_string()))?;
-        let client = self
-            .runtime
-            .block_on(async { tokio::time::timeout(SETUP_TIMEOUT, neo4rs::Graph::connect(config)).await })
-            .map_err(|_| unreachable("no answer".into()))?
-            .map_err(|e| unreachable(e.to_string()))?;
+        // Connecting is lazy; inside the runtime in case the pool wants one.
+        let client =
+            self.runtime.block_on(async { neo4rs::Graph::connect(config) }).map_err(|e| unreachable(e.to_string()))?;
         self.client = Some(client);
         // neo4rs connects lazily; a first query proves the server is there.
-        match self.run("RETURN 1 AS one", SETUP_TIMEOUT)? {
+        match self.run("RETURN 1 AS one", timeout)? {
             Outcome::Rows(_) => Ok(()),
             other => Err(unreachable(format!("`RETURN 1` answered {other:?}"))),
         }
@@ -194,7 +200,9 @@ impl BoltEngine {
     /// reloaded; for a remote one, a new connection must work.
     fn recover(&mut self) -> Result<(), EngineError> {
         if let Some(server) = self.server.as_mut() {
-            if server.is_running() && self.client.is_some() && self.reconnect().is_ok() {
+            // A stopped (hung) server still runs but does not answer: give it
+            // a few seconds, then start a new one.
+            if server.is_running() && self.reconnect_within(PROBE_TIMEOUT).is_ok() {
                 return self.reload();
             }
             let server = self.server.as_mut().expect("checked above");
@@ -264,15 +272,12 @@ impl BoltEngine {
         let mut at = *first;
         let mut out_nodes = vec![self.node(first)?];
         let mut out_rels = Vec::new();
-        let rel_count = i64::try_from(p.rels.value.len()).unwrap_or(i64::MAX);
         for step in indices.chunks(2) {
             let [rel, node] = step else { return Err("odd number of path indices".into()) };
-            // ArcadeDB 26 sends a reversed relationship's index -k as the byte 256 - k.
-            let rel = &if *rel > rel_count && *rel < 256 { rel - 256 } else { *rel };
             let r = usize::try_from(rel.unsigned_abs() - 1)
                 .ok()
                 .and_then(|i| p.rels.value.get(i))
-                .ok_or_else(|| format!("a path index out of range: {p:?}"))?;
+                .ok_or("a path index out of range")?;
             let next = usize::try_from(*node).ok().and_then(|i| nodes.get(i)).ok_or("a path index out of range")?;
             let BoltType::UnboundedRelation(r) = r else { return Err(format!("a path relationship {r:?}")) };
             let (start, end) = if *rel > 0 { (at, *next) } else { (*next, at) };
@@ -489,7 +494,11 @@ impl Engine for BoltEngine {
 
     fn load(&mut self, graph: &Graph) -> Result<(), EngineError> {
         self.graph = Some(graph.clone());
-        self.reload()
+        match self.reload() {
+            // A managed server that died between queries gets one restart.
+            Err(_) if self.server.is_some() => self.recover(),
+            other => other,
+        }
     }
 
     fn execute(&mut self, text: &str, opts: &ExecOptions) -> Result<Outcome, EngineError> {

@@ -120,18 +120,17 @@ impl Engine for HostedEngine {
 
     fn load(&mut self, graph: &Graph) -> Result<(), EngineError> {
         self.graph = Some(graph.clone());
-        match self.host.take() {
-            Some(mut host) => {
-                let loaded = self.load_into(&mut host, graph);
+        if let Some(mut host) = self.host.take() {
+            if self.load_into(&mut host, graph).is_ok() {
                 self.host = Some(host);
-                loaded
+                return Ok(());
             }
-            // A fresh host loads the current graph as it starts.
-            None => {
-                self.host = Some(self.spawn()?);
-                Ok(())
-            }
+            // The host died or failed: a fresh one gets the graph once more,
+            // and a graph that cannot be loaded fails there too.
         }
+        // A fresh host loads the current graph as it starts.
+        self.host = Some(self.spawn()?);
+        Ok(())
     }
 
     fn execute(&mut self, query: &str, opts: &ExecOptions) -> Result<Outcome, EngineError> {

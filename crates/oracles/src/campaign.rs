@@ -130,6 +130,9 @@ pub struct Summary {
     pub findings_duplicate: u64,
     /// Findings that did not reproduce on re-run, dropped.
     pub flaky: u64,
+    /// Crashes and hangs that did not happen again on the re-run; they are
+    /// reported all the same, marked as not reproduced.
+    pub unreproduced_faults: u64,
     /// Queries and non-empty answers (first engine) by clause count.
     pub non_empty_by_length: BTreeMap<usize, (u64, u64)>,
     /// Wall time.
@@ -287,9 +290,17 @@ impl Campaign {
                     let (again, waited) = self.execute_all(&query.text)?;
                     engine_time += waited.iter().sum::<Duration>();
                     let recheck = judge(&self.config.oracles, &names, &again, order, &shape, &kinds);
-                    if !matches!(&recheck, Verdict::Finding { signature: sig, .. } if *sig == signature) {
+                    let reproduced = matches!(&recheck, Verdict::Finding { signature: sig, .. } if *sig == signature);
+                    // A process that died or hung did so, whatever the re-run
+                    // does: it is kept, marked as not reproduced.
+                    let process_fault =
+                        family.starts_with("crash:") && (family.ends_with(":crash") || family.ends_with(":timeout"));
+                    if !reproduced && !process_fault {
                         s.flaky += 1;
                     } else {
+                        if !reproduced {
+                            s.unreproduced_faults += 1;
+                        }
                         // Reduce the first time this signature shows up; later
                         // ones map to the reduced signature found then.
                         let mut found =
@@ -299,7 +310,7 @@ impl Campaign {
                         let generated_signature = signature.clone();
                         if let Some(known) = self.store.reduction_of(&signature) {
                             signature = known.clone();
-                        } else if self.config.reduce {
+                        } else if self.config.reduce && reproduced {
                             let start =
                                 Candidate { query: query.query.clone(), order_columns: query.order_columns.clone() };
                             let mut reducer = Reducer {
@@ -350,6 +361,7 @@ impl Campaign {
                             column_kinds: kinds,
                             outcomes,
                             row_counts: Vec::new(),
+                            reproduced,
                         };
                         case.trim_rows();
                         match self.store.record(&case)? {

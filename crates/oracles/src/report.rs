@@ -69,6 +69,14 @@ pub struct Case {
     pub outcomes: Vec<Outcome>,
     /// Rows each engine returned, before the cut.
     pub row_counts: Vec<Option<usize>>,
+    /// Whether the re-run showed it again. Only crashes and hangs are kept
+    /// when it did not (a process died or hung once, for whatever reason).
+    #[serde(default = "yes")]
+    pub reproduced: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// Rows of each outcome kept in `case.json` and shown in `README.md`.
@@ -222,6 +230,13 @@ pub fn repro(case: &Case) -> String {
 fn readme(case: &Case, dir: &Path) -> String {
     let mut s = format!("# {}\n\n", case.summary);
     let _ = writeln!(s, "Found by the {} oracle. Signature: `{}`.\n", case.oracle.name(), case.signature);
+    if !case.reproduced {
+        s.push_str(
+            "**Not reproduced:** the engine process died or hung once, and the same query ran normally when \
+             repeated. Either the fault depends on more than this query (memory, timing, earlier queries) or \
+             something outside the engine stopped it.\n\n",
+        );
+    }
     s.push_str("| engine | version | outcome |\n|---|---|---|\n");
     for ((e, o), n) in case.engines.iter().zip(&case.outcomes).zip(&case.row_counts) {
         let line = match n {

@@ -1,6 +1,7 @@
 //! graphlancer's one integration-test binary: adapters and the CLI against
 //! real engines (Grafeo in its host, FalkorDB servers from `.engines/`).
 
+mod bolt;
 mod campaign;
 mod cli;
 mod cross;

@@ -357,7 +357,18 @@ impl Engine for FalkorDb {
 
     fn load(&mut self, graph: &Graph) -> Result<(), EngineError> {
         self.graph = Some(graph.clone());
-        self.restore()
+        match (self.restore(), self.server.as_mut()) {
+            (Ok(()), _) => Ok(()),
+            // A managed server that died between queries gets one restart.
+            (Err(_), Some(server)) => {
+                server.restart()?;
+                self.address = server.address();
+                self.conn = open_connection(&self.address)?;
+                self.row_cap = None;
+                self.restore()
+            }
+            (Err(e), None) => Err(e),
+        }
     }
 
     fn execute(&mut self, query: &str, opts: &ExecOptions) -> Result<Outcome, EngineError> {

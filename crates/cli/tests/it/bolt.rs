@@ -1,0 +1,141 @@
+//! The Bolt adapter against a real Bolt 4 server: ArcadeDB, managed from
+//! `.engines/`, and the same server reached as `bolt://` (the way Neo4j and
+//! Memgraph are reached).
+
+use std::process::Command;
+
+use graphlancer_engines::arcadedb::{ARCADEDB_VERSION, ManagedArcadeDb};
+use graphlancer_engines::bolt::BoltEngine;
+use graphlancer_engines::{Engine, EngineSpec, ErrorClass, ExecOptions, OpenOptions, Outcome, open};
+use graphlancer_model::{Comparison, ResultSet, RowOrder, Tolerance, Value, compare};
+
+use crate::{engines_dir, grafeo_host, graph, graphlancer, rows, stderr, timeout_ms};
+
+fn managed() -> BoltEngine {
+    let python = engines_dir().python("arcadedb", "arcadedb-embedded", ARCADEDB_VERSION).expect("installed");
+    BoltEngine::managed_arcadedb(ManagedArcadeDb::start(python).expect("server starts")).expect("connects")
+}
+
+fn count(engine: &mut dyn Engine) -> Value {
+    rows(engine.execute("MATCH (n) RETURN count(n) AS c", &ExecOptions::default()).expect("reachable"))
+        .scalar()
+        .cloned()
+        .expect("one value")
+}
+
+/// Nodes, relationships and paths (both directions) come back as generated,
+/// through the managed spec and through a plain `bolt://` spec alike.
+#[test]
+fn arcadedb_returns_the_generated_graph_exactly_over_bolt() {
+    let mut db = managed();
+    assert_eq!(db.version(), ARCADEDB_VERSION);
+    assert_eq!(db.dialect(), "arcadedb");
+    let g = graph(11, 80, 160);
+    db.load(&g).expect("loads");
+    let address = db.server().expect("managed").settings().address;
+    let spec: EngineSpec =
+        format!("bolt://{address}?dialect=arcadedb&user=root&password=graphlancer&db=g").parse().expect("spec");
+    assert!(!spec.to_string().contains("graphlancer&"), "the password stays out of the spec text");
+    let mut remote = open(&spec, &OpenOptions { host_command: grafeo_host() }).expect("connects");
+    assert_eq!(remote.dialect(), "arcadedb");
+    remote.load(&g).expect("loads");
+    let expected_nodes = ResultSet::new(vec!["n".into()], g.nodes.iter().map(|n| vec![n.to_value()]).collect());
+    let expected_rels = ResultSet::new(vec!["r".into()], g.relationships.iter().map(|r| vec![r.to_value()]).collect());
+    for engine in [&mut db as &mut dyn Engine, remote.as_mut()] {
+        for (query, expected) in
+            [("MATCH (n) RETURN n", &expected_nodes), ("MATCH ()-[r]->() RETURN r", &expected_rels)]
+        {
+            let got = rows(engine.execute(query, &ExecOptions::default()).expect("runs"));
+            assert_eq!(
+                compare(&got, expected, &RowOrder::Bag, Tolerance::default()),
+                Comparison::Equal,
+                "{} disagrees with the generated graph on {query}",
+                engine.name()
+            );
+        }
+        for query in ["MATCH p = (a)-[r]->(b) RETURN p, r", "MATCH p = (b)<-[r]-(a) RETURN p, r"] {
+            let got = rows(engine.execute(query, &ExecOptions::default()).expect("runs"));
+            assert_eq!(got.rows.len(), g.relationships.len(), "{query}");
+            for row in &got.rows {
+                let (Value::Path(p), Value::Relationship(r)) = (&row[0], &row[1]) else { panic!("{row:?}") };
+                assert_eq!(&p.relationships[0], r, "{query}: the path holds the relationship as it is");
+            }
+        }
+    }
+}
+
+#[test]
+fn columns_come_in_return_order_and_values_decode() {
+    let mut db = managed();
+    db.load(&graph(12, 5, 5)).expect("loads");
+    let r = rows(
+        db.execute(
+            "RETURN 3 AS z, [1, 'a'] AS l, {k: 1, n: null} AS m, 0.0 / 0.0 AS nan, -0.0 AS neg, \
+             9223372036854775807 AS big, null AS nul ORDER BY z",
+            &ExecOptions::default(),
+        )
+        .expect("runs"),
+    );
+    assert_eq!(r.columns, ["z", "l", "m", "nan", "neg", "big", "nul"]);
+    let row = &r.rows[0];
+    assert_eq!(row[0], Value::Int(3));
+    assert_eq!(row[1], Value::List(vec![Value::Int(1), Value::String("a".into())]));
+    assert!(matches!(&row[2], Value::Map(m) if m.get("k") == Some(&Value::Int(1))));
+    assert!(matches!(row[3], Value::Float(x) if x.is_nan()));
+    assert!(matches!(row[4], Value::Float(x) if x == 0.0 && x.is_sign_negative()));
+    assert_eq!((&row[5], &row[6]), (&Value::Int(i64::MAX), &Value::Null));
+    let empty = rows(db.execute("MATCH (n:Nope) RETURN n AS b, 1 AS a", &ExecOptions::default()).expect("runs"));
+    assert_eq!(empty.columns, ["b", "a"], "an empty answer still has its columns");
+    let mut class = |q: &str| match db.execute(q, &ExecOptions::default()).expect("runs") {
+        Outcome::Error { class, .. } => class,
+        other => panic!("{q}: expected an error, got {other:?}"),
+    };
+    assert_eq!(class("RETURN 1 +"), ErrorClass::Syntax);
+    assert_eq!(class("RETURN undefinedVar"), ErrorClass::Semantic);
+    assert_eq!(class("RETURN 1 / 0"), ErrorClass::Runtime);
+}
+
+#[test]
+fn writes_are_rolled_back_and_faults_are_survived() {
+    let mut db = managed();
+    db.load(&graph(10, 20, 30)).expect("loads");
+    let deleted = db.execute("MATCH (n) DETACH DELETE n", &ExecOptions::default()).expect("runs");
+    assert!(matches!(deleted, Outcome::Rows(_)), "{deleted:?}");
+    let failed = db.execute("MATCH (n) SET n.k = 1 / 0 RETURN n", &ExecOptions::default()).expect("runs");
+    assert!(matches!(failed, Outcome::Error { class: ErrorClass::Runtime, .. }), "{failed:?}");
+    assert_eq!(count(&mut db), Value::Int(20), "the transaction was rolled back");
+
+    let pid = db.server().expect("managed").pid();
+    signal(pid, "-9");
+    match db.execute("MATCH (n) RETURN n", &ExecOptions::default()).expect("recovered") {
+        Outcome::Crash { message } => assert!(message.contains("server exited"), "{message}"),
+        other => panic!("expected a crash, got {other:?}"),
+    }
+    assert_ne!(db.server().expect("managed").pid(), pid, "a new server runs");
+    assert_eq!(count(&mut db), Value::Int(20), "with the graph reloaded");
+
+    let pid = db.server().expect("managed").pid();
+    signal(pid, "-STOP");
+    assert_eq!(
+        db.execute("MATCH (n) RETURN n", &timeout_ms(1000)).expect("recovered"),
+        Outcome::Timeout { after_ms: 1000 }
+    );
+    assert_ne!(db.server().expect("managed").pid(), pid, "the hung server was replaced");
+    assert_eq!(count(&mut db), Value::Int(20));
+}
+
+fn signal(pid: u32, sig: &str) {
+    let status = Command::new("kill").args([sig, &pid.to_string()]).status().expect("kill runs");
+    assert!(status.success());
+}
+
+#[test]
+fn an_unreachable_bolt_server_is_a_clear_error() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0").expect("bind").local_addr().expect("addr").port();
+    let out = graphlancer(&["exec", "--engine", &format!("bolt://127.0.0.1:{port}?dialect=neo4j5"), "RETURN 1"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("cannot reach bolt"), "{}", stderr(&out));
+    let out = graphlancer(&["exec", "--engine", "bolt://127.0.0.1:1?dialect=sql", "RETURN 1"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("unknown engine"), "{}", stderr(&out));
+}
