@@ -120,13 +120,13 @@ impl Engine for HostedEngine {
 
     fn load(&mut self, graph: &Graph) -> Result<(), EngineError> {
         self.graph = Some(graph.clone());
-        if let Some(mut host) = self.host.take() {
-            if self.load_into(&mut host, graph).is_ok() {
-                self.host = Some(host);
-                return Ok(());
-            }
-            // The host died or failed: a fresh one gets the graph once more,
-            // and a graph that cannot be loaded fails there too.
+        // If the host died or failed, a fresh one gets the graph once more,
+        // and a graph that cannot be loaded fails there too.
+        if let Some(mut host) = self.host.take()
+            && self.load_into(&mut host, graph).is_ok()
+        {
+            self.host = Some(host);
+            return Ok(());
         }
         // A fresh host loads the current graph as it starts.
         self.host = Some(self.spawn()?);
