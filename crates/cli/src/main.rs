@@ -14,6 +14,7 @@ use graphlancer_engines::host::{HostCommand, serve};
 use graphlancer_engines::{EngineSpec, ExecOptions, OpenOptions, Outcome};
 use graphlancer_model::{Graph, GraphConfig, ScriptDialect, creation_script, generate};
 
+mod engines;
 mod generate;
 mod run;
 mod table;
@@ -41,7 +42,8 @@ enum Command {
     },
     /// Loads the generated graph into an engine and runs queries on it.
     Exec {
-        /// The engine: grafeo, falkordb (a managed local server) or falkordb://HOST:PORT.
+        /// The engine spec (`graphlancer engines` lists them): grafeo, falkordb,
+        /// kuzu@0.11.3, arcadedb, bolt://HOST:PORT?dialect=neo4j5, ...
         #[arg(long, default_value = "grafeo")]
         engine: String,
         #[command(flatten)]
@@ -65,6 +67,15 @@ enum Command {
         /// Per-query timeout.
         #[arg(long, default_value = "10s", value_parser = parse_duration)]
         timeout: Duration,
+    },
+    /// Lists the engine specs graphlancer knows, what each needs and whether
+    /// it is installed; with specs named, opens each and says if it answers.
+    Engines {
+        /// Specs to check, e.g. falkordb kuzu@0.10.0 bolt://127.0.0.1:7687.
+        specs: Vec<String>,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
     },
     /// Benchmarks: `overhead` measures graphlancer's own share of a campaign.
     Bench {
@@ -288,6 +299,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Run(args) => run::run(args),
+        Command::Engines { specs, json } => engines::run(&specs, json),
         Command::Replay { dir, timeout } => run::replay(&dir, timeout),
         Command::Bench { what, queries, seed } => match what.as_str() {
             "overhead" => run::bench_overhead(queries, seed),

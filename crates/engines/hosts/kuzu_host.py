@@ -36,6 +36,8 @@ class Host:
         self.conn = None
         self.identities = {}
         self.timeout_ms = None
+        # An empty database until a graph arrives, so queries work from the start.
+        self.reload()
 
     # Loading -----------------------------------------------------------------
 

@@ -65,8 +65,21 @@ impl HostedEngine {
         self.host.as_ref().map(HostProcess::pid)
     }
 
-    /// Starts a host and loads the current graph into it.
+    /// Starts a host and loads the current graph into it. A host that dies
+    /// while starting (an engine crash, a signal from outside) is replaced,
+    /// up to three times.
     fn spawn(&mut self) -> Result<HostProcess, EngineError> {
+        let mut last = None;
+        for _ in 0..3 {
+            match self.spawn_once() {
+                Ok(host) => return Ok(host),
+                Err(e) => last = Some(e),
+            }
+        }
+        Err(last.expect("at least one attempt ran"))
+    }
+
+    fn spawn_once(&mut self) -> Result<HostProcess, EngineError> {
         let engine = self.kind.engine;
         let start_err = |detail: String| EngineError::Start { engine, detail };
         let mut host = HostProcess::spawn(&self.command)

@@ -194,7 +194,9 @@ impl ReportStore {
         }
         let dir = self.root.join(format!("{:04}-{}", self.by_signature.len() + 1, case.oracle.name()));
         std::fs::create_dir_all(&dir).map_err(io(&dir))?;
-        write_atomic(&dir.join("repro.cypher"), &repro(case))?;
+        for (name, text) in repro_files(case) {
+            write_atomic(&dir.join(name), &text)?;
+        }
         write_atomic(&dir.join("README.md"), &readme(case, &dir))?;
         // case.json last: a folder without it was never finished.
         write_atomic(&dir.join("case.json"), &to_json(case))?;
@@ -213,14 +215,32 @@ fn write_atomic(path: &Path, text: &str) -> Result<(), ReportError> {
     std::fs::rename(&tmp, path).map_err(io(path))
 }
 
+/// The creation script an engine spec needs: Kuzu and LadybugDB want
+/// tables first.
+pub fn script_dialect(spec: &str) -> ScriptDialect {
+    if spec.starts_with("kuzu") || spec.starts_with("ladybug") { ScriptDialect::Kuzu } else { ScriptDialect::Cypher }
+}
+
+/// `repro.cypher` in the first engine's dialect, plus `repro-kuzu.cypher`
+/// when another engine compared needs Kuzu's tables (or the other way round).
+pub fn repro_files(case: &Case) -> Vec<(&'static str, String)> {
+    let first = case.engines.first().map_or(ScriptDialect::Cypher, |e| script_dialect(&e.spec));
+    let mut files = vec![("repro.cypher", repro(case, first))];
+    if let Some(other) = case.engines.iter().map(|e| script_dialect(&e.spec)).find(|d| *d != first) {
+        let name = if other == ScriptDialect::Kuzu { "repro-kuzu.cypher" } else { "repro-neo4j.cypher" };
+        files.push((name, repro(case, other)));
+    }
+    files
+}
+
 /// The graph's creation script and the query, ready for the engine's shell.
-pub fn repro(case: &Case) -> String {
+pub fn repro(case: &Case, dialect: ScriptDialect) -> String {
     let mut s = format!("// graphlancer finding: {}\n", case.summary);
     for e in &case.engines {
         let _ = writeln!(s, "// engine: {} {}", e.spec, e.version);
     }
     let _ = writeln!(s, "// seed {} graph {} case {}\n", case.seed, case.graph_index, case.case_index);
-    for statement in creation_script(&case.graph, ScriptDialect::Cypher) {
+    for statement in creation_script(&case.graph, dialect) {
         let _ = writeln!(s, "{statement};\n");
     }
     let _ = writeln!(s, "{};", case.query);

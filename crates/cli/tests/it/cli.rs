@@ -111,3 +111,22 @@ fn generate_refuses_bad_input() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("unknown feature 'no_such_production'"), "{}", stderr(&o));
 }
+
+#[test]
+fn engines_lists_what_is_installed_and_checks_named_specs() {
+    let list = graphlancer(&["engines", "--json"]);
+    assert!(list.status.success(), "{}", stderr(&list));
+    let entries: Vec<serde_json::Value> = serde_json::from_slice(&list.stdout).expect("JSON");
+    let status =
+        |spec: &str| entries.iter().find(|e| e["spec"] == spec).and_then(|e| e["status"].as_str()).map(str::to_owned);
+    assert_eq!(status("grafeo").as_deref(), Some("ready"));
+    let kuzu = status("kuzu@VERSION").unwrap_or_default();
+    assert!(kuzu.starts_with("installed: ") && kuzu.contains("0.10.0") && kuzu.contains("0.11.3"), "{kuzu}");
+    assert_eq!(status("arcadedb").as_deref(), Some("installed"));
+    let checked = graphlancer(&["engines", "kuzu@0.11.3", "grafeo"]);
+    assert!(checked.status.success(), "{}", stderr(&checked));
+    assert!(String::from_utf8_lossy(&checked.stdout).contains("ready: kuzu@0.11.3 0.11.3"));
+    let missing = graphlancer(&["engines", "kuzu@0.0.1"]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stdout).contains("scripts/setup-engines.sh kuzu@0.0.1"));
+}

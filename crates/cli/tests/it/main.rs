@@ -6,6 +6,7 @@ mod campaign;
 mod cli;
 mod cross;
 mod falkordb;
+mod faults;
 mod generator;
 mod grafeo;
 mod known_bugs;

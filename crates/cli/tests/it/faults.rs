@@ -1,0 +1,104 @@
+//! Faults in the middle of a campaign: the engine's server or host is
+//! killed (kill -9) and later stopped (SIGSTOP, a hang). The campaign must go
+//! on, write each fault as a finding, and count it in the summary.
+
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Direct children of `pid`, from /proc.
+fn children(pid: u32) -> Vec<u32> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir("/proc").expect("/proc").flatten() {
+        let Ok(child) = entry.file_name().to_string_lossy().parse::<u32>() else { continue };
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else { continue };
+        // The parent id is the second field after the parenthesised command name.
+        let ppid = stat.rsplit_once(')').and_then(|(_, rest)| rest.split_whitespace().nth(1)?.parse::<u32>().ok());
+        if ppid == Some(pid) {
+            out.push(child);
+        }
+    }
+    out
+}
+
+/// Waits for the campaign's one engine process, other than `not`.
+fn engine_process(campaign: &mut Child, not: Option<u32>) -> u32 {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        assert!(campaign.try_wait().expect("wait").is_none(), "the campaign ended before the fault");
+        if let Some(p) = children(campaign.id()).into_iter().find(|p| Some(*p) != not) {
+            return p;
+        }
+        assert!(Instant::now() < deadline, "no engine process appeared");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Signals the campaign's current engine process (other than `not`),
+/// retrying when it was replaced in between (Kuzu replaces its host after
+/// every crash of its own). Returns the process signalled.
+fn signal_engine(campaign: &mut Child, not: Option<u32>, sig: &str) -> u32 {
+    for _ in 0..20 {
+        let pid = engine_process(campaign, not);
+        let status = Command::new("kill").args([sig, &pid.to_string()]).status().expect("kill runs");
+        if status.success() {
+            return pid;
+        }
+    }
+    panic!("could not signal an engine process");
+}
+
+fn outcomes_on_disk(out: &Path) -> Vec<serde_json::Value> {
+    let mut kinds = Vec::new();
+    for entry in std::fs::read_dir(out.join("findings")).expect("findings").flatten() {
+        let case: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(entry.path().join("case.json")).expect("case.json"))
+                .expect("JSON");
+        kinds.extend(case["outcomes"].as_array().expect("outcomes").iter().cloned());
+    }
+    kinds
+}
+
+/// Runs a crash-oracle campaign on `engine`, kills its process, then stops
+/// the replacement, and checks what the campaign made of both.
+fn survive(engine: &str, budget: &[&str]) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("out");
+    let mut campaign = Command::new(crate::binary())
+        .args(["run", "--engine", engine, "--seed", "5", "--timeout", "2s", "--no-reduce", "--json", "--out"])
+        .arg(&out)
+        .args(budget)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("graphlancer runs");
+    engine_process(&mut campaign, None);
+    std::thread::sleep(Duration::from_millis(1500));
+    let first = signal_engine(&mut campaign, None, "-9");
+    std::thread::sleep(Duration::from_millis(1500));
+    signal_engine(&mut campaign, Some(first), "-STOP");
+    let o = campaign.wait_with_output().expect("campaign ends");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "the faults are findings: {err}");
+    let summary: serde_json::Value = serde_json::from_slice(&o.stdout).expect("summary JSON");
+    let e = &summary["engines"][0];
+    assert!(e["crashes"].as_u64().unwrap_or(0) >= 1, "{summary}");
+    assert!(e["timeouts"].as_u64().unwrap_or(0) >= 1, "{summary}");
+    let outcomes = outcomes_on_disk(&out);
+    assert!(outcomes.iter().any(|o| o["outcome"] == "crash"), "{outcomes:?}");
+    assert!(outcomes.iter().any(|o| o["outcome"] == "timeout"), "{outcomes:?}");
+    // The campaign went on after both faults: it spent its whole budget.
+    if budget[0] == "--queries" {
+        assert_eq!(summary["queries"].as_u64().map(|q| q.to_string()), Some(budget[1].to_owned()));
+    }
+}
+
+#[test]
+fn a_campaign_survives_a_killed_and_a_stopped_falkordb_server() {
+    survive("falkordb", &["--time", "8s"]);
+}
+
+#[test]
+fn a_campaign_survives_a_killed_and_a_stopped_kuzu_host() {
+    survive("kuzu@0.11.3", &["--queries", "200"]);
+}
