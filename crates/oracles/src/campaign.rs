@@ -286,6 +286,15 @@ impl Campaign {
                 let order = query.order_columns.as_deref();
                 let verdict = judge(&self.config.oracles, &names, &outcomes, order, &shape, &kinds);
                 if let Verdict::Finding { oracle, signature, summary, family } = verdict {
+                    // A signature confirmed before is counted without re-running:
+                    // a frequent bug would otherwise double the cost of its queries.
+                    if let Some((known, dir)) = self.store.count_known(&signature)? {
+                        s.findings_duplicate += 1;
+                        s.findings.insert(known, dir.display().to_string());
+                        s.seconds = started.elapsed().as_secs_f64();
+                        progress(&s);
+                        continue;
+                    }
                     // Confirm: the same signature again on a second run, else flaky.
                     let (again, waited) = self.execute_all(&query.text)?;
                     engine_time += waited.iter().sum::<Duration>();

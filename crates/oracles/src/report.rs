@@ -182,15 +182,24 @@ impl ReportStore {
         self.reductions.get(generated)
     }
 
+    /// Counts one more occurrence of a finding already on disk, by the
+    /// signature of the query as generated; `None` if it is not known.
+    pub fn count_known(&mut self, generated: &str) -> Result<Option<(String, PathBuf)>, ReportError> {
+        let Some(signature) = self.reductions.get(generated).cloned() else { return Ok(None) };
+        let Some(dir) = self.by_signature.get(&signature).cloned() else { return Ok(None) };
+        // The count lives beside the case, so a duplicate never rewrites a large file.
+        let path = dir.join("occurrences");
+        let seen: u64 = std::fs::read_to_string(&path).ok().and_then(|t| t.trim().parse().ok()).unwrap_or(1);
+        write_atomic(&path, &format!("{}\n", seen + 1))?;
+        Ok(Some((signature, dir)))
+    }
+
     /// Writes a new finding, or counts a duplicate.
     pub fn record(&mut self, case: &Case) -> Result<Recorded, ReportError> {
         self.reductions.insert(case.generated_signature.clone(), case.signature.clone());
-        if let Some(dir) = self.by_signature.get(&case.signature) {
-            // The count lives beside the case, so a duplicate never rewrites a large file.
-            let path = dir.join("occurrences");
-            let seen: u64 = std::fs::read_to_string(&path).ok().and_then(|t| t.trim().parse().ok()).unwrap_or(1);
-            write_atomic(&path, &format!("{}\n", seen + 1))?;
-            return Ok(Recorded::Duplicate(dir.clone()));
+        if self.by_signature.contains_key(&case.signature) {
+            let (_, dir) = self.count_known(&case.generated_signature)?.expect("just mapped to a known signature");
+            return Ok(Recorded::Duplicate(dir));
         }
         let dir = self.root.join(format!("{:04}-{}", self.by_signature.len() + 1, case.oracle.name()));
         std::fs::create_dir_all(&dir).map_err(io(&dir))?;
