@@ -105,6 +105,19 @@ pub struct EngineSummary {
     pub too_large: u64,
     /// Seconds spent waiting for this engine.
     pub engine_seconds: f64,
+    /// Errors by message (numbers and quoted text stripped), with how often
+    /// each came and the first query that drew it: what to look at when
+    /// tuning a dialect profile.
+    pub errors: BTreeMap<String, ErrorSample>,
+}
+
+/// One kind of error message an engine gave.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct ErrorSample {
+    /// How many queries drew it.
+    pub count: u64,
+    /// The first of them.
+    pub query: String,
 }
 
 /// What a campaign did, on screen at the end and in `OUT/summary.json`.
@@ -261,7 +274,7 @@ impl Campaign {
                 engine_time += waited.iter().sum::<Duration>();
                 s.queries += 1;
                 for ((summary, outcome), w) in s.engines.iter_mut().zip(&outcomes).zip(&waited) {
-                    count(summary, outcome, *w);
+                    count(summary, outcome, *w, &query.text);
                 }
                 let first_non_empty = outcomes[0].rows().is_some_and(|r| !r.rows.is_empty());
                 let slot = s.non_empty_by_length.entry(query.clause_count).or_default();
@@ -423,8 +436,18 @@ impl Campaign {
     }
 }
 
-fn count(summary: &mut EngineSummary, outcome: &Outcome, waited: Duration) {
+/// Distinct error messages kept per engine; the rest only count by class.
+const ERROR_KINDS: usize = 50;
+
+fn count(summary: &mut EngineSummary, outcome: &Outcome, waited: Duration, query: &str) {
     summary.engine_seconds += waited.as_secs_f64();
+    if let Outcome::Error { class, message } = outcome {
+        let key = format!("{}: {}", class.name(), crate::judge::normalize(message));
+        if summary.errors.len() < ERROR_KINDS || summary.errors.contains_key(&key) {
+            let sample = summary.errors.entry(key).or_insert_with(|| ErrorSample { count: 0, query: query.to_owned() });
+            sample.count += 1;
+        }
+    }
     match outcome {
         Outcome::Rows(r) => {
             summary.accepted += 1;

@@ -66,6 +66,13 @@ impl Generator<'_> {
             return None;
         }
         with.predicate = None;
+        // Without SKIP or LIMIT the order of a WITH has no effect, and Kuzu refuses it.
+        if with.skip.is_none()
+            && with.limit.is_none()
+            && self.profile.semantics.contains_key("with_order_by_needs_limit")
+        {
+            with.order_by.clear();
+        }
         let mut b = Builder::new(self, rng);
         b.frequencies = frequencies.cloned();
         b.names = Names::after(&base.text);
