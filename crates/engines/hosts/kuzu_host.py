@@ -119,10 +119,15 @@ class Host:
         # LadybugDB spells the reserved keys in upper case.
         reserved = {k.lower(): v for k, v in d.items() if k.startswith("_")}
         if "_nodes" in reserved and "_rels" in reserved:
+            # OPTIONAL MATCH without a match gives a path of null entities, not None.
+            if any(is_null_entity(x) for x in list(reserved["_nodes"]) + list(reserved["_rels"])):
+                return None
             return {"path": {
                 "nodes": [self.node(n) for n in reserved["_nodes"]],
                 "relationships": [self.rel(r) for r in reserved["_rels"]],
             }}
+        if is_null_entity(d):
+            return None
         if "_src" in reserved and "_dst" in reserved and "_label" in reserved:
             return {"relationship": self.rel(d)}
         if "_id" in reserved and "_label" in reserved:
@@ -144,6 +149,14 @@ class Host:
             "start": self.identities.get(internal_key(reserved["_src"])),
             "end": self.identities.get(internal_key(reserved["_dst"])),
         }
+
+
+def is_null_entity(d):
+    """A node or relationship slot an OPTIONAL MATCH left empty: its id is None."""
+    if not isinstance(d, dict):
+        return d is None
+    reserved = {k.lower(): v for k, v in d.items() if k.startswith("_")}
+    return "_id" in reserved and reserved["_id"] is None and "_label" in reserved
 
 
 def internal_key(internal):

@@ -173,6 +173,12 @@ impl HostCommand {
 pub enum HostFailure {
     /// No reply within the time allowed; the host has been killed.
     Timeout,
+    /// The host answered something graphlancer cannot read (a value its
+    /// decoder got wrong); the host is still running.
+    Unreadable {
+        /// What could not be read.
+        message: String,
+    },
     /// The host exited or closed its output; it has been reaped.
     Died {
         /// Exit status and the last lines of its stderr.
@@ -237,8 +243,9 @@ impl HostProcess {
             return Err(self.died());
         }
         match self.replies.recv_timeout(timeout) {
-            Ok(line) => serde_json::from_str(&line)
-                .map_err(|e| HostFailure::Died { message: format!("unreadable reply from the engine host: {e}") }),
+            Ok(line) => serde_json::from_str(&line).map_err(|e| HostFailure::Unreadable {
+                message: format!("unreadable reply from the engine host: {e}"),
+            }),
             Err(RecvTimeoutError::Timeout) => {
                 self.kill();
                 Err(HostFailure::Timeout)

@@ -8,7 +8,7 @@ use std::time::Duration;
 use graphlancer_model::{Graph, ScriptDialect, creation_script};
 
 use crate::host::{HostCommand, HostFailure, HostProcess, HostReply, HostRequest};
-use crate::outcome::Outcome;
+use crate::outcome::{ErrorClass, Outcome};
 use crate::{Engine, EngineError, ExecOptions, millis};
 
 /// Loading a graph and answering the version request are bounded too, but loosely.
@@ -114,7 +114,7 @@ impl HostedEngine {
 fn failure_text(f: HostFailure) -> String {
     match f {
         HostFailure::Timeout => "the engine host did not answer".into(),
-        HostFailure::Died { message } => message,
+        HostFailure::Died { message } | HostFailure::Unreadable { message } => message,
     }
 }
 
@@ -170,6 +170,12 @@ impl Engine for HostedEngine {
                     engine: self.kind.engine,
                     detail: format!("unexpected reply {other:?}"),
                 });
+            }
+            // graphlancer's own decoding failed, not the engine: an answer it
+            // cannot compare, never a crash.
+            Err(HostFailure::Unreadable { message }) => {
+                self.host = Some(host);
+                return Ok(Outcome::Error { class: ErrorClass::Unsupported, message });
             }
             Err(HostFailure::Timeout) => Outcome::Timeout { after_ms: millis(opts.timeout) },
             Err(HostFailure::Died { message }) => Outcome::Crash { message },

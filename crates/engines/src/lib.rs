@@ -29,11 +29,15 @@ pub struct ExecOptions {
     /// Answers with more rows become [`Outcome::TooLarge`] instead of
     /// filling memory (a cartesian product can have millions).
     pub max_rows: usize,
+    /// Whether row values are wanted. Without them an adapter may return
+    /// rows with no cells (the right number of them), skipping the decoding
+    /// that only a comparison of values needs.
+    pub values: bool,
 }
 
 impl Default for ExecOptions {
     fn default() -> Self {
-        Self { timeout: DEFAULT_TIMEOUT, max_rows: DEFAULT_MAX_ROWS }
+        Self { timeout: DEFAULT_TIMEOUT, max_rows: DEFAULT_MAX_ROWS, values: true }
     }
 }
 

@@ -191,8 +191,11 @@ impl Campaign {
     pub fn new(
         engines: Vec<Box<dyn Engine>>,
         profile: DialectProfile,
-        config: CampaignConfig,
+        mut config: CampaignConfig,
     ) -> Result<Self, CampaignError> {
+        // Only the differential oracle reads values; the crash oracle needs
+        // outcomes and row counts, so adapters may skip decoding.
+        config.exec.values = config.oracles.contains(&OracleKind::Differential);
         if engines.is_empty() {
             return Err(CampaignError::Config("a campaign needs at least one engine".into()));
         }

@@ -8,7 +8,9 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use graphlancer_engines::Outcome;
-use graphlancer_model::{Graph, ResultSet, ScriptDialect, creation_script};
+use graphlancer_model::{
+    Comparison, Difference, Graph, ResultSet, RowOrder, ScriptDialect, Tolerance, Value, compare, creation_script,
+};
 use serde::{Deserialize, Serialize};
 
 use crate::judge::OracleKind;
@@ -84,14 +86,51 @@ pub const STORED_ROWS: usize = 200;
 
 impl Case {
     /// Cuts each outcome to [`STORED_ROWS`] rows, recording the full counts.
+    /// In an unordered answer cut short, the rows no other engine returned
+    /// come first, so the cut never hides the difference.
     pub fn trim_rows(&mut self) {
         self.row_counts = self.outcomes.iter().map(|o| o.rows().map(|r| r.rows.len())).collect();
+        if self.order_columns.is_none() {
+            let all: Vec<Option<ResultSet>> = self.outcomes.iter().map(|o| o.rows().cloned()).collect();
+            for (i, o) in self.outcomes.iter_mut().enumerate() {
+                let Outcome::Rows(r) = o else { continue };
+                if r.rows.len() <= STORED_ROWS {
+                    continue;
+                }
+                let other = all.iter().enumerate().find_map(|(j, x)| x.as_ref().filter(|_| j != i));
+                if let Some(other) = other
+                    && let Comparison::Differ(Difference::Rows { only_left, .. }) =
+                        compare(r, other, &RowOrder::Bag, Tolerance::default())
+                {
+                    surface(&mut r.rows, only_left);
+                }
+            }
+        }
         for o in &mut self.outcomes {
             if let Outcome::Rows(r) = o {
                 r.rows.truncate(STORED_ROWS);
             }
         }
     }
+}
+
+/// Moves one instance of each of `first` (at most [`STORED_ROWS`]) to the
+/// front of `rows`, keeping the rest in order.
+fn surface(rows: &mut Vec<Vec<Value>>, mut first: Vec<Vec<Value>>) {
+    first.truncate(STORED_ROWS);
+    let mut front = Vec::with_capacity(first.len());
+    let mut rest = Vec::with_capacity(rows.len());
+    for row in rows.drain(..) {
+        match first.iter().position(|f| *f == row) {
+            Some(k) => {
+                first.swap_remove(k);
+                front.push(row);
+            }
+            None => rest.push(row),
+        }
+    }
+    front.extend(rest);
+    *rows = front;
 }
 
 /// A report folder that cannot be used.
@@ -296,6 +335,9 @@ fn readme(case: &Case, dir: &Path) -> String {
     for (e, o) in case.engines.iter().zip(&case.outcomes) {
         let _ = writeln!(s, "## {}\n", e.spec);
         match o {
+            Outcome::Rows(r) if !r.columns.is_empty() && r.rows.iter().all(Vec::is_empty) && !r.rows.is_empty() => {
+                let _ = writeln!(s, "{} rows (values not kept: the crash oracle does not compare them)", r.rows.len());
+            }
             Outcome::Rows(r) => s.push_str(&table(r)),
             other => {
                 let _ = writeln!(s, "```\n{}\n```", outcome_detail(other));
@@ -342,4 +384,17 @@ fn table(r: &ResultSet) -> String {
     }
     let _ = writeln!(s, "\n{} rows (sorted here for reading)", r.rows.len());
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn surfaced_rows_come_first_once_each() {
+        let row = |i: i64| vec![Value::Int(i)];
+        let mut rows = vec![row(1), row(2), row(3), row(2), row(4)];
+        surface(&mut rows, vec![row(2), row(4)]);
+        assert_eq!(rows, vec![row(2), row(4), row(1), row(3), row(2)]);
+    }
 }

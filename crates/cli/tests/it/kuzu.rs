@@ -94,6 +94,12 @@ fn errors_are_classified_and_values_decoded() {
     assert_eq!(row[5], Value::Int(i64::MAX), "INT128 sums come back as integers");
     assert_eq!(row[6], Value::Null);
     assert_eq!(row[7], Value::String("it's".into()));
+    // An OPTIONAL MATCH with no match: Kuzu hands back entities with null
+    // ids (a "path of nulls"), which are null.
+    let missing = rows(
+        db.execute("OPTIONAL MATCH p = (a)-[r]->(b {gid: -5}) RETURN p, r, b", &ExecOptions::default()).expect("runs"),
+    );
+    assert_eq!(missing.rows, vec![vec![Value::Null, Value::Null, Value::Null]]);
 }
 
 #[test]

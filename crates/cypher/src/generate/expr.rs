@@ -359,6 +359,7 @@ impl<'g> Builder<'g, '_> {
         let lengths = u32::from(self.agreed("string_length"));
         let options = options.map(|(c, f, w)| match c {
             4..=7 => (c, f, w * lengths),
+            9 => (c, f, w * u32::from(self.agreed("string_concat_null"))),
             10 => (c, f, w * u32::from(self.agreed("case_null_when_null"))),
             _ => (c, f, w),
         });

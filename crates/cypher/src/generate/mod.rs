@@ -242,6 +242,9 @@ impl<'a> Generator<'a> {
         if !self.agreed("case_null_when_null") {
             out.push((Feature::CaseSimple, "CASE null WHEN null differs"));
         }
+        if !self.agreed("string_concat_null") {
+            out.push((Feature::StringConcat, "a null operand of string + gives null on one engine, '' on another"));
+        }
         if self.config.deterministic && self.profile.semantics("sum_of_integers") != Some("integer") {
             out.push((Feature::Sum, "sum() of integers is not an integer everywhere"));
         }

@@ -43,6 +43,11 @@ pub(crate) struct Decoder<'a> {
 impl Decoder<'_> {
     /// Decodes a whole reply; a server error inside it is passed back as text.
     pub(crate) fn reply(&self, reply: &R) -> Decoded<Result<ResultSet, String>> {
+        self.reply_with(reply, true)
+    }
+
+    /// As [`Self::reply`]; without `values`, rows come back with no cells.
+    pub(crate) fn reply_with(&self, reply: &R, values: bool) -> Decoded<Result<ResultSet, String>> {
         let R::Array(parts) = reply else { return malformed(format!("reply is not an array: {reply:?}")) };
         if let Some(R::ServerError(e)) = parts.iter().find(|p| matches!(p, R::ServerError(_))) {
             return Ok(Err(server_error_text(e)));
@@ -57,6 +62,9 @@ impl Decoder<'_> {
                         other => malformed(format!("header entry {other:?}")),
                     })
                     .collect::<Decoded<Vec<String>>>()?;
+                if !values {
+                    return Ok(Ok(ResultSet::new(columns, vec![Vec::new(); rows.len()])));
+                }
                 let rows = rows
                     .iter()
                     .map(|row| match row {

@@ -258,10 +258,10 @@ impl FalkorDb {
     }
 
     /// Decodes a reply, refreshing the catalog once if it names an id not seen yet.
-    fn decode(&mut self, reply: &redis::Value) -> Result<Outcome, EngineError> {
+    fn decode(&mut self, reply: &redis::Value, values: bool) -> Result<Outcome, EngineError> {
         for attempt in 0..2 {
             let decoder = Decoder { catalog: &self.catalog, identities: &self.identities };
-            match decoder.reply(reply) {
+            match decoder.reply_with(reply, values) {
                 Ok(Ok(rows)) => return Ok(Outcome::Rows(rows)),
                 Ok(Err(message)) => return Ok(classify(message)),
                 Err(DecodeError::UnknownId) if attempt == 0 => self.refresh_catalog()?,
@@ -384,7 +384,7 @@ impl Engine for FalkorDb {
             Ok(()) => {}
         }
         let outcome = match self.query(query, opts.timeout) {
-            Ok(reply) => self.decode(&reply)?,
+            Ok(reply) => self.decode(&reply, opts.values)?,
             Err(e) if is_server_error(&e) => {
                 let text = e.detail().map_or_else(|| e.to_string(), |d| format!("{} {d}", e.code().unwrap_or("")));
                 classify(text)
