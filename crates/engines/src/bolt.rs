@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use graphlancer_model::{
-    Graph, ID_PROPERTY, Node, Path, Relationship, ResultSet, ScriptDialect, Value, creation_script,
+    Graph, ID_PROPERTY, Node, Path, Relationship, ResultSet, ScriptDialect, Temporal, Value, creation_script,
 };
 use neo4rs::{BoltMap, BoltType, ConfigBuilder, query};
 
@@ -230,7 +230,7 @@ impl BoltEngine {
                 self.identities.get(&r.end_node_id.value).copied(),
             )),
             BoltType::Path(p) => Value::Path(self.path(p)?),
-            other => return Err(format!("graphlancer cannot decode the Bolt value {other:?} yet")),
+            other => Value::Temporal(temporal(other)?),
         })
     }
 
@@ -292,6 +292,37 @@ impl BoltEngine {
         }
         Ok(Path { nodes: out_nodes, relationships: out_rels })
     }
+}
+
+/// Bolt's temporal values as ISO 8601 text of their kind.
+fn temporal(v: &BoltType) -> Result<Temporal, String> {
+    let bad = |e: &dyn std::fmt::Debug| format!("a temporal value out of range: {e:?}");
+    let (kind, text) = match v {
+        BoltType::Date(d) => ("date", chrono::NaiveDate::try_from(d).map_err(|e| bad(&e))?.to_string()),
+        BoltType::Time(t) => {
+            let (time, offset): (chrono::NaiveTime, chrono::FixedOffset) = t.into();
+            ("time", format!("{time}{offset}"))
+        }
+        BoltType::LocalTime(t) => ("localtime", chrono::NaiveTime::from(t).to_string()),
+        BoltType::DateTime(t) => {
+            ("datetime", chrono::DateTime::<chrono::FixedOffset>::try_from(t).map_err(|e| bad(&e))?.to_rfc3339())
+        }
+        BoltType::LocalDateTime(t) => (
+            "localdatetime",
+            chrono::NaiveDateTime::try_from(t).map_err(|e| bad(&e))?.format("%Y-%m-%dT%H:%M:%S%.f").to_string(),
+        ),
+        BoltType::DateTimeZoneId(t) => {
+            let local = chrono::NaiveDateTime::try_from(t).map_err(|e| bad(&e))?;
+            ("datetime", format!("{}[{}]", local.format("%Y-%m-%dT%H:%M:%S%.f"), t.tz_id()))
+        }
+        // neo4rs folds months and days into seconds.
+        BoltType::Duration(d) => {
+            let d = std::time::Duration::from(d.clone());
+            ("duration", format!("PT{}.{:09}S", d.as_secs(), d.subsec_nanos()))
+        }
+        other => return Err(format!("graphlancer cannot decode the Bolt value {other:?} yet")),
+    };
+    Ok(Temporal { kind: kind.into(), text })
 }
 
 enum Fetched {

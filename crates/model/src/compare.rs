@@ -165,6 +165,7 @@ pub fn values_match(a: &Value, b: &Value, tol: Tolerance) -> bool {
         (Value::Map(x), Value::Map(y)) => maps_match(x, y, tol),
         (Value::Node(x), Value::Node(y)) => nodes_match(x, y, tol),
         (Value::Relationship(x), Value::Relationship(y)) => rels_match(x, y, tol),
+        (Value::Temporal(x), Value::Temporal(y)) => x == y,
         (Value::Path(x), Value::Path(y)) => {
             x.nodes.len() == y.nodes.len()
                 && x.relationships.len() == y.relationships.len()
@@ -222,6 +223,7 @@ fn cmp_values(a: &Value, b: &Value) -> Ordering {
             Value::Node(_) => 7,
             Value::Relationship(_) => 8,
             Value::Path(_) => 9,
+            Value::Temporal(_) => 10,
         }
     }
     fn cmp_maps(x: &BTreeMap<String, Value>, y: &BTreeMap<String, Value>) -> Ordering {
@@ -247,6 +249,7 @@ fn cmp_values(a: &Value, b: &Value) -> Ordering {
         (Value::Map(x), Value::Map(y)) => cmp_maps(x, y),
         (Value::Node(x), Value::Node(y)) => cmp_nodes(x, y),
         (Value::Relationship(x), Value::Relationship(y)) => cmp_rels(x, y),
+        (Value::Temporal(x), Value::Temporal(y)) => x.cmp(y),
         (Value::Path(x), Value::Path(y)) => x
             .nodes
             .iter()

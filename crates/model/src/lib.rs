@@ -16,4 +16,4 @@ pub use result::ResultSet;
 pub use rng::{CaseRng, derive_rng};
 pub use schema::{LabelDef, PropertyKeyDef, PropertyType, RelTypeDef, Schema, SchemaConfig, Span};
 pub use script::{ScriptDialect, creation_script, quote_identifier, render_literal};
-pub use value::{Node, Path, Relationship, Value};
+pub use value::{Node, Path, Relationship, Temporal, Value};

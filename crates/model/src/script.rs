@@ -167,6 +167,7 @@ fn kuzu_literal(v: &Value) -> String {
 pub fn render_literal(v: &Value) -> String {
     match v {
         Value::Null | Value::Node(_) | Value::Relationship(_) | Value::Path(_) => "null".into(),
+        Value::Temporal(t) => format!("{}({})", t.kind, quote_string(&t.text)),
         Value::Bool(b) => b.to_string(),
         // The literal 9223372036854775808 does not fit, so i64::MIN is built.
         Value::Int(i64::MIN) => "(-9223372036854775807 - 1)".into(),

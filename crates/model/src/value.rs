@@ -31,6 +31,18 @@ pub enum Value {
     Relationship(Relationship),
     /// A path: nodes joined by relationships.
     Path(Path),
+    /// A date, time, datetime or duration, as ISO 8601 text of its kind.
+    Temporal(Temporal),
+}
+
+/// A temporal value: its kind and its ISO 8601 text, which is how two
+/// engines' values compare (equal text, equal value).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Temporal {
+    /// `date`, `time`, `localtime`, `datetime`, `localdatetime` or `duration`.
+    pub kind: String,
+    /// ISO 8601, e.g. `2024-02-29`, `12:00:00+01:00`, `P1M2DT3.5S`.
+    pub text: String,
 }
 
 /// A node as returned by an engine.
@@ -114,6 +126,7 @@ impl Value {
             Value::Node(_) => "node",
             Value::Relationship(_) => "relationship",
             Value::Path(_) => "path",
+            Value::Temporal(_) => "temporal",
         }
     }
 }
@@ -176,6 +189,7 @@ impl std::fmt::Display for Value {
             }
             Value::Node(n) => node(f, n),
             Value::Relationship(r) => rel(f, r),
+            Value::Temporal(t) => write!(f, "{}('{}')", t.kind, t.text),
             Value::Path(p) => {
                 for (i, n) in p.nodes.iter().enumerate() {
                     if i > 0 {
@@ -219,6 +233,7 @@ impl Serialize for Value {
             Value::Node(n) => tagged(s, "node", n),
             Value::Relationship(r) => tagged(s, "relationship", r),
             Value::Path(p) => tagged(s, "path", p),
+            Value::Temporal(t) => tagged(s, "temporal", t),
         }
     }
 }
@@ -265,6 +280,7 @@ impl Value {
                     "node" => Value::Node(serde_json::from_value(inner).map_err(err)?),
                     "relationship" => Value::Relationship(serde_json::from_value(inner).map_err(err)?),
                     "path" => Value::Path(serde_json::from_value(inner).map_err(err)?),
+                    "temporal" => Value::Temporal(serde_json::from_value(inner).map_err(err)?),
                     "float" => match inner.as_str() {
                         Some("NaN") => Value::Float(f64::NAN),
                         Some("inf") => Value::Float(f64::INFINITY),

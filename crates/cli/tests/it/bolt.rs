@@ -7,7 +7,7 @@ use std::process::Command;
 use graphlancer_engines::arcadedb::{ARCADEDB_VERSION, ManagedArcadeDb};
 use graphlancer_engines::bolt::BoltEngine;
 use graphlancer_engines::{Engine, EngineSpec, ErrorClass, ExecOptions, OpenOptions, Outcome, open};
-use graphlancer_model::{Comparison, ResultSet, RowOrder, Tolerance, Value, compare};
+use graphlancer_model::{Comparison, ResultSet, RowOrder, Temporal, Tolerance, Value, compare};
 
 use crate::{engines_dir, grafeo_host, graph, graphlancer, rows, stderr, timeout_ms};
 
@@ -84,6 +84,24 @@ fn columns_come_in_return_order_and_values_decode() {
     assert!(matches!(row[3], Value::Float(x) if x.is_nan()));
     assert!(matches!(row[4], Value::Float(x) if x == 0.0 && x.is_sign_negative()));
     assert_eq!((&row[5], &row[6]), (&Value::Int(i64::MAX), &Value::Null));
+    let t = rows(
+        db.execute(
+            "RETURN date('2024-02-29') AS d, datetime('2024-02-29T12:30:00+01:00') AS dt, \
+             localdatetime('2024-02-29T12:30:00') AS l, duration('PT90S') AS du",
+            &ExecOptions::default(),
+        )
+        .expect("runs"),
+    );
+    let temporal = |kind: &str, text: &str| Value::Temporal(Temporal { kind: kind.into(), text: text.into() });
+    assert_eq!(
+        t.rows[0],
+        vec![
+            temporal("date", "2024-02-29"),
+            temporal("datetime", "2024-02-29T12:30:00+01:00"),
+            temporal("localdatetime", "2024-02-29T12:30:00"),
+            temporal("duration", "PT90.000000000S"),
+        ]
+    );
     let empty = rows(db.execute("MATCH (n:Nope) RETURN n AS b, 1 AS a", &ExecOptions::default()).expect("runs"));
     assert_eq!(empty.columns, ["b", "a"], "an empty answer still has its columns");
     let mut class = |q: &str| match db.execute(q, &ExecOptions::default()).expect("runs") {
