@@ -150,7 +150,7 @@ impl BoltEngine {
         });
         Ok(match fetched {
             Err(_) => Outcome::Timeout { after_ms: millis(timeout) },
-            Ok(Err(neo4rs::Error::Neo4j(e))) => classify(e.code(), e.message(), timeout),
+            Ok(Err(neo4rs::Error::Neo4j(e))) => classify(e.code(), e.message(), timeout, max_rows),
             Ok(Err(e)) => Outcome::Crash { message: format!("the connection failed: {e}") },
             Ok(Ok(Fetched::TooLarge)) => Outcome::TooLarge { max_rows },
             Ok(Ok(Fetched::Rows(columns, rows))) => {
@@ -390,9 +390,14 @@ async fn fetch(
 
 /// Folds Neo4j-style status codes (which ArcadeDB and Memgraph also send)
 /// into graphlancer's classes.
-fn classify(code: &str, message: &str, timeout: Duration) -> Outcome {
-    let class = if code.contains("TransactionTimedOut") || code.contains("TransactionTimedOutClientConfiguration") {
+fn classify(code: &str, message: &str, timeout: Duration, max_rows: usize) -> Outcome {
+    // ArcadeDB's configured memory budgets for one query: an answer too
+    // large to keep, like graphlancer's own row cap, not a fault.
+    const RESOURCE_LIMITS: [&str; 2] = ["Query heap budget exceeded", "Limit of allowed elements for in-heap ORDER BY"];
+    let class = if code.contains("TransactionTimedOut") {
         return Outcome::Timeout { after_ms: millis(timeout) };
+    } else if RESOURCE_LIMITS.iter().any(|l| message.contains(l)) {
+        return Outcome::TooLarge { max_rows };
     } else if code.contains("SyntaxError") {
         ErrorClass::Syntax
     } else if code.contains("SemanticError") || code.contains("ParameterMissing") {
@@ -442,10 +447,10 @@ pub fn return_columns(text: &str) -> Option<Vec<String>> {
     Some(columns)
 }
 
-/// Words (runs of identifier characters) outside brackets, strings and
-/// backticks, with their byte offsets.
-fn top_level_words(text: &str) -> Vec<(&str, usize)> {
-    let mut out = Vec::new();
+/// What lies outside brackets, strings and backticks: the words (runs of
+/// identifier characters) with their byte offsets, and the commas' offsets.
+fn top_level(text: &str) -> (Vec<(&str, usize)>, Vec<usize>) {
+    let (mut words, mut commas) = (Vec::new(), Vec::new());
     let mut depth = 0i32;
     let mut chars = text.char_indices().peekable();
     while let Some((i, c)) = chars.next() {
@@ -461,6 +466,7 @@ fn top_level_words(text: &str) -> Vec<(&str, usize)> {
                     }
                 }
             }
+            ',' if depth == 0 => commas.push(i),
             c if c.is_alphanumeric() || c == '_' => {
                 let mut end = i + c.len_utf8();
                 while let Some(&(j, d)) = chars.peek() {
@@ -471,40 +477,26 @@ fn top_level_words(text: &str) -> Vec<(&str, usize)> {
                     chars.next();
                 }
                 if depth == 0 {
-                    out.push((&text[i..end], i));
+                    words.push((&text[i..end], i));
                 }
             }
             _ => {}
         }
     }
-    out
+    (words, commas)
+}
+
+fn top_level_words(text: &str) -> Vec<(&str, usize)> {
+    top_level(text).0
 }
 
 /// Splits at commas outside brackets, strings and backticks.
 fn split_top_level(text: &str) -> Vec<&str> {
     let mut parts = Vec::new();
-    let mut depth = 0i32;
     let mut last = 0;
-    let mut chars = text.char_indices();
-    while let Some((i, c)) = chars.next() {
-        match c {
-            '(' | '[' | '{' => depth += 1,
-            ')' | ']' | '}' => depth -= 1,
-            '\'' | '"' | '`' => {
-                while let Some((_, d)) = chars.next() {
-                    if d == '\\' && c != '`' {
-                        chars.next();
-                    } else if d == c {
-                        break;
-                    }
-                }
-            }
-            ',' if depth == 0 => {
-                parts.push(&text[last..i]);
-                last = i + 1;
-            }
-            _ => {}
-        }
+    for at in top_level(text).1 {
+        parts.push(&text[last..at]);
+        last = at + 1;
     }
     parts.push(&text[last..]);
     parts

@@ -145,19 +145,7 @@ fn property_map_with(
 /// written as themselves, which every version reads alike.
 fn kuzu_literal(v: &Value) -> String {
     match v {
-        Value::String(s) => {
-            let mut out = String::with_capacity(s.len() + 2);
-            out.push('\'');
-            for c in s.chars() {
-                match c {
-                    '\\' => out.push_str("\\\\"),
-                    '\'' => out.push_str("\\'"),
-                    c => out.push(c),
-                }
-            }
-            out.push('\'');
-            out
-        }
+        Value::String(s) => quote(s, false),
         other => render_literal(other),
     }
 }
@@ -207,12 +195,18 @@ pub fn format_float(x: f64) -> String {
 
 /// Quotes a string as a single-quoted Cypher literal with backslash escapes.
 pub fn quote_string(s: &str) -> String {
+    quote(s, true)
+}
+
+/// Quotes `s`, escaping control characters too when `controls`.
+fn quote(s: &str, controls: bool) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('\'');
     for c in s.chars() {
         match c {
             '\\' => out.push_str("\\\\"),
             '\'' => out.push_str("\\'"),
+            c if !controls => out.push(c),
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),

@@ -276,7 +276,7 @@ impl<'g> Builder<'g, '_> {
             (8, Feature::Negate, 1),
             (9, Feature::FnSqrt, 1),
             (10, Feature::Power, 1),
-            (11, Feature::FnRound, 1),
+            (11, Feature::FnRound, u32::from(self.agreed("round_half"))),
             (12, Feature::FnExp, 1),
             (13, Feature::FnLog, 1),
             (14, Feature::FnSin, 1),

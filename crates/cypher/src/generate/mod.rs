@@ -242,6 +242,9 @@ impl<'a> Generator<'a> {
         if !self.agreed("case_null_when_null") {
             out.push((Feature::CaseSimple, "CASE null WHEN null differs"));
         }
+        if !self.agreed("round_half") {
+            out.push((Feature::FnRound, "ties round away from zero on one engine, towards +infinity on another"));
+        }
         if !self.agreed("string_concat_null") {
             out.push((Feature::StringConcat, "a null operand of string + gives null on one engine, '' on another"));
         }
