@@ -616,8 +616,10 @@ fn function(name: &str, args: &[Expr], schema: &Schema, env: &Env) -> Result<Opt
         }
         "id" => {
             arity(1)?;
-            want(0, Ty::Node)?;
-            Some(Ty::Int)
+            match arg(0)? {
+                Some(Ty::Node | Ty::Rel) | None => Some(Ty::Int),
+                Some(t) => return Err(format!("id of a {t:?}")),
+            }
         }
         "timestamp" => {
             arity(0)?;

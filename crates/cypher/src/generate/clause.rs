@@ -76,6 +76,18 @@ impl Builder<'_, '_> {
         }
     }
 
+    /// `r1 <> r2`, or `id(r1) <> id(r2)` where an engine of the profile
+    /// compares relationships wrongly (Kuzu 0.10 fails an assertion on two
+    /// relationships of different tables).
+    fn distinct_rels(&self, a: &str, b: &str) -> Expr {
+        if self.g.profile.semantics.contains_key("relationship_inequality_by_id") {
+            let id = |v: &str| Expr::Function("id".into(), vec![Expr::var(v)]);
+            Expr::binary(BinOp::Ne, id(a), id(b))
+        } else {
+            Expr::binary(BinOp::Ne, Expr::var(a), Expr::var(b))
+        }
+    }
+
     /// What a write clause with nothing to work on becomes: a CREATE, or a
     /// WITH where the profile has no CREATE (Kuzu, which also wants a WITH
     /// between a write and what follows).
@@ -100,7 +112,7 @@ impl Builder<'_, '_> {
             // Relationship uniqueness, spelled out for engines that differ on it.
             for i in 0..rels.len() {
                 for j in i + 1..rels.len() {
-                    conjuncts.push(Expr::binary(BinOp::Ne, Expr::var(&rels[i]), Expr::var(&rels[j])));
+                    conjuncts.push(self.distinct_rels(&rels[i], &rels[j]));
                 }
             }
         }
