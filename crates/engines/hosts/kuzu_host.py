@@ -47,7 +47,9 @@ class Host:
         self.timeout_ms = None
         # An in-memory database: nothing to clean up when the host dies.
         self.db = self.lib.Database(":memory:")
-        self.conn = self.lib.Connection(self.db)
+        # One thread: with more, some answers change from run to run (seen on
+        # Kuzu 0.11.3 after OPTIONAL MATCH), which would be false alarms.
+        self.conn = self.lib.Connection(self.db, num_threads=1)
         for statement in self.script:
             self.conn.execute(statement)
         self.identities = {}
