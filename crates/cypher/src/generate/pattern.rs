@@ -128,6 +128,18 @@ impl<'g> Builder<'g, '_> {
         } else {
             hops
         };
+        // LadybugDB 0.22 fails with `unordered_map::at` on a comma part that
+        // is a bare bound node after WITH or OPTIONAL MATCH; such a part is
+        // given a hop where the profile records it.
+        let hops = if reuse.is_some()
+            && hops == 0
+            && self.g.config.deterministic
+            && self.g.profile.semantics.contains_key("bare_bound_node_part")
+        {
+            1
+        } else {
+            hops
+        };
         let mut steps = Vec::new();
         let mut near = reuse.as_ref().and_then(|v| v.tags.first().cloned());
         for _ in 0..hops {
