@@ -87,6 +87,9 @@ enum Command {
         /// Campaign seed.
         #[arg(long, default_value_t = 0)]
         seed: u64,
+        /// Runs of each side; the fastest of each counts.
+        #[arg(long, default_value_t = 3)]
+        repeat: u32,
     },
     /// Prints generated queries: a pure function of its inputs.
     Generate {
@@ -301,8 +304,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Run(args) => run::run(args),
         Command::Engines { specs, json } => engines::run(&specs, json),
         Command::Replay { dir, timeout } => run::replay(&dir, timeout),
-        Command::Bench { what, queries, seed } => match what.as_str() {
-            "overhead" => run::bench_overhead(queries, seed),
+        Command::Bench { what, queries, seed, repeat } => match what.as_str() {
+            "overhead" => run::bench_overhead(queries, seed, repeat),
             other => bail!("unknown benchmark '{other}' (known: overhead)"),
         },
         Command::EngineHost { engine } => {

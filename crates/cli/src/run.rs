@@ -226,68 +226,77 @@ pub(crate) fn replay(dir: &Path, timeout: Duration) -> Result<ExitCode> {
 /// `graphlancer bench overhead`: graphlancer's own share of a campaign's
 /// wall time against FalkorDB, measured against a bare client that replays
 /// the very loads and queries the campaign sent.
-pub(crate) fn bench_overhead(queries: u64, seed: u64) -> Result<ExitCode> {
+pub(crate) fn bench_overhead(queries: u64, seed: u64, repeat: u32) -> Result<ExitCode> {
     use graphlancer_engines::falkordb::FalkorDb;
     use graphlancer_engines::install::engines_dir;
     use graphlancer_oracles::campaign::Sent;
 
+    if repeat == 0 {
+        anyhow::bail!("--repeat must be at least 1");
+    }
     let install = engines_dir("falkordb")?.falkordb()?;
-    let out = tempfile::tempdir().context("cannot make a scratch folder")?;
-    let engine: Box<dyn Engine> = Box::new(FalkorDb::start_managed(&install)?);
-    let profile = DialectProfile::built_in("falkordb")?;
     let exec = ExecOptions::default();
-    let config = CampaignConfig {
-        seed,
-        oracles: vec![OracleKind::Crash],
-        budget: Budget::Queries(queries),
-        queries_per_graph: 200,
-        graph: GraphConfig::default(),
-        generator: GeneratorConfig::preset(Preset::Differential),
-        mutations: true,
-        frequencies: true,
-        pool_clauses: (3, 8),
-        exec: exec.clone(),
-        out: out.path().to_owned(),
-        reduce: false,
-        record: true,
-    };
-    let mut campaign = Campaign::new(vec![engine], profile, config)?;
-    let summary = campaign.run(&mut |_| {})?;
-    let sent = campaign.sent().to_vec();
-    drop(campaign);
+    // Campaign and bare client take turns, and each side's fastest run
+    // counts: the machine's noise (several percent) only ever adds time.
+    let (mut best_campaign, mut best_bare) = (f64::INFINITY, f64::INFINITY);
+    let (mut queries_run, mut replayed) = (0, 0u64);
+    for _ in 0..repeat {
+        let out = tempfile::tempdir().context("cannot make a scratch folder")?;
+        let engine: Box<dyn Engine> = Box::new(FalkorDb::start_managed(&install)?);
+        let profile = DialectProfile::built_in("falkordb")?;
+        let config = CampaignConfig {
+            seed,
+            oracles: vec![OracleKind::Crash],
+            budget: Budget::Queries(queries),
+            queries_per_graph: 200,
+            graph: GraphConfig::default(),
+            generator: GeneratorConfig::preset(Preset::Differential),
+            mutations: true,
+            frequencies: true,
+            pool_clauses: (3, 8),
+            exec: exec.clone(),
+            out: out.path().to_owned(),
+            reduce: false,
+            record: true,
+        };
+        let mut campaign = Campaign::new(vec![engine], profile, config)?;
+        let summary = campaign.run(&mut |_| {})?;
+        let sent = campaign.sent().to_vec();
+        drop(campaign);
 
-    let mut bare = FalkorDb::start_managed(&install)?;
-    let started = std::time::Instant::now();
-    let mut current = None;
-    // Queries that crashed or hung the engine are left out of both sides:
-    // their cost is the engine's recovery, which a bare client cannot do.
-    let mut left_out = std::time::Duration::ZERO;
-    let mut replayed = 0u64;
-    for item in &sent {
-        match item {
-            Sent::Load(g) => {
-                bare.bare_load(g, exec.max_rows)?;
-                current = Some(g.clone());
-            }
-            Sent::Query { elapsed, disrupted: true, .. } => left_out += *elapsed,
-            Sent::Query { text, .. } => {
-                replayed += 1;
-                // Errors are answers here too; only the time counts.
-                let _ = bare.bare_query(text, exec.timeout);
-                if graphlancer_engines::may_write(text)
-                    && let Some(g) = &current
-                {
+        let mut bare = FalkorDb::start_managed(&install)?;
+        let started = std::time::Instant::now();
+        let mut current = None;
+        // Queries that crashed or hung the engine are left out of both sides:
+        // their cost is the engine's recovery, which a bare client cannot do.
+        let mut left_out = std::time::Duration::ZERO;
+        replayed = 0;
+        for item in &sent {
+            match item {
+                Sent::Load(g) => {
                     bare.bare_load(g, exec.max_rows)?;
+                    current = Some(g.clone());
+                }
+                Sent::Query { elapsed, disrupted: true, .. } => left_out += *elapsed,
+                Sent::Query { text, .. } => {
+                    replayed += 1;
+                    // Errors are answers here too; only the time counts.
+                    let _ = bare.bare_query(text, exec.timeout);
+                    if graphlancer_engines::may_write(text)
+                        && let Some(g) = &current
+                    {
+                        bare.bare_load(g, exec.max_rows)?;
+                    }
                 }
             }
         }
+        best_bare = best_bare.min(started.elapsed().as_secs_f64());
+        best_campaign = best_campaign.min(summary.seconds - left_out.as_secs_f64());
+        queries_run = summary.queries;
     }
-    let bare_seconds = started.elapsed().as_secs_f64();
-    let campaign_seconds = summary.seconds - left_out.as_secs_f64();
-    let share = (campaign_seconds - bare_seconds) / campaign_seconds.max(1e-9);
+    let share = (best_campaign - best_bare) / best_campaign.max(1e-9);
     println!(
-        "campaign: {} queries in {campaign_seconds:.2} s (crashes and hangs left out) · bare client, the same {replayed} queries and their graph loads: {bare_seconds:.2} s · graphlancer's own share: {:.1}%",
-        summary.queries,
+        "campaign: {queries_run} queries in {best_campaign:.2} s (crashes and hangs left out) · bare client, the same {replayed} queries and their graph loads: {best_bare:.2} s · best of {repeat} each · graphlancer's own share: {:.1}%",
         100.0 * share
     );
     Ok(ExitCode::SUCCESS)

@@ -70,25 +70,35 @@ pub fn judge(
     column_kinds: &[String],
 ) -> Verdict {
     if oracles.contains(&OracleKind::Crash) {
-        for (name, outcome) in engines.iter().zip(outcomes) {
-            let found = |family: String, signature: String, kind: &str| Verdict::Finding {
+        // What went wrong on an engine, as a family tail: `crash`, `timeout`,
+        // `internal-error:<message>`.
+        let fault = |o: &Outcome| match o {
+            Outcome::Crash { .. } => Some("crash".to_owned()),
+            Outcome::Timeout { .. } => Some("timeout".to_owned()),
+            Outcome::Error { class: ErrorClass::Internal, message } => {
+                Some(format!("internal-error:{}", normalize(message)))
+            }
+            _ => None,
+        };
+        if let Some(first) = outcomes.iter().find_map(fault) {
+            // Every engine with the same fault is named: one shared by all is
+            // a bug of them all, not of the first.
+            let names: Vec<&str> = engines
+                .iter()
+                .zip(outcomes)
+                .filter(|(_, o)| fault(o).as_deref() == Some(first.as_str()))
+                .map(|(n, _)| n.as_str())
+                .collect();
+            let who = names.join("+");
+            let kind = first.split(':').next().unwrap_or("crash").to_owned();
+            let family = format!("crash:{who}:{first}");
+            let signature = if kind == "internal-error" { family.clone() } else { format!("{family}:{clause_shape}") };
+            return Verdict::Finding {
                 oracle: OracleKind::Crash,
                 signature,
                 family,
-                summary: format!("{name}: {kind} on a valid query"),
+                summary: format!("{who}: {kind} on a valid query"),
             };
-            match outcome {
-                Outcome::Crash { .. } | Outcome::Timeout { .. } => {
-                    let kind = if matches!(outcome, Outcome::Crash { .. }) { "crash" } else { "timeout" };
-                    let family = format!("crash:{name}:{kind}");
-                    return found(family.clone(), format!("{family}:{clause_shape}"), kind);
-                }
-                Outcome::Error { class: ErrorClass::Internal, message } => {
-                    let family = format!("crash:{name}:internal-error:{}", normalize(message));
-                    return found(family.clone(), family, "internal-error");
-                }
-                _ => {}
-            }
         }
     }
     if !oracles.contains(&OracleKind::Differential) || outcomes.len() < 2 {
@@ -238,8 +248,14 @@ mod tests {
         assert_eq!(judge(&[OracleKind::Differential], &names(), &[rows(&[1]), crash], None, "M,R", &[]), Verdict::Pass);
         let internal = Outcome::Error { class: ErrorClass::Internal, message: "Node 27 gone".into() };
         assert!(matches!(
-            judge(&[OracleKind::Crash], &names()[..1], &[internal], None, "M,R", &[]),
+            judge(&[OracleKind::Crash], &names()[..1], &[internal.clone()], None, "M,R", &[]),
             Verdict::Finding { .. }
         ));
+        // The same fault on both engines names both.
+        let v = judge(&BOTH, &names(), &[internal.clone(), internal], None, "M,R", &[]);
+        assert!(
+            matches!(v, Verdict::Finding { ref signature, .. } if signature == "crash:a+b:internal-error:Node # gone"),
+            "{v:?}"
+        );
     }
 }
