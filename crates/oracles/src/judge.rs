@@ -248,7 +248,7 @@ mod tests {
         assert_eq!(judge(&[OracleKind::Differential], &names(), &[rows(&[1]), crash], None, "M,R", &[]), Verdict::Pass);
         let internal = Outcome::Error { class: ErrorClass::Internal, message: "Node 27 gone".into() };
         assert!(matches!(
-            judge(&[OracleKind::Crash], &names()[..1], &[internal.clone()], None, "M,R", &[]),
+            judge(&[OracleKind::Crash], &names()[..1], std::slice::from_ref(&internal), None, "M,R", &[]),
             Verdict::Finding { .. }
         ));
         // The same fault on both engines names both.
