@@ -3,7 +3,6 @@
 //! free loopback ports, with a small heap and ArcadeDB's own command timeout.
 
 use std::io::{BufRead, BufReader};
-use std::net::TcpListener;
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{RecvTimeoutError, channel};
@@ -51,8 +50,10 @@ impl ManagedArcadeDb {
 
     fn try_start(python: PathBuf) -> Result<Self, EngineError> {
         let err = |detail: String| EngineError::Start { engine: ENGINE, detail };
-        let (http_port, bolt_port) =
-            (free_port().map_err(|e| err(e.to_string()))?, free_port().map_err(|e| err(e.to_string()))?);
+        let (http_port, bolt_port) = (
+            crate::process::free_port().map_err(|e| err(e.to_string()))?,
+            crate::process::free_port().map_err(|e| err(e.to_string()))?,
+        );
         let dir = tempfile::Builder::new()
             .prefix("graphlancer-arcadedb-")
             .tempdir()
@@ -121,21 +122,12 @@ impl ManagedArcadeDb {
 
     /// Whether the process is still there (a stopped one counts as there).
     pub fn is_running(&mut self) -> bool {
-        let deadline = Instant::now() + Duration::from_millis(500);
-        while matches!(self.child.try_wait(), Ok(None)) {
-            if Instant::now() > deadline {
-                return true;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        false
+        crate::process::is_running(&mut self.child)
     }
 
     /// The last lines the launcher and the JVM wrote to stderr.
     pub fn log_tail(&self) -> String {
-        let text = std::fs::read_to_string(self.dir.path().join("launcher.log")).unwrap_or_default();
-        let lines: Vec<&str> = text.lines().collect();
-        lines[lines.len().saturating_sub(10)..].join("\n")
+        crate::process::log_tail(&self.dir.path().join("launcher.log"))
     }
 
     /// Kills this server and starts a fresh one.
@@ -146,8 +138,7 @@ impl ManagedArcadeDb {
     }
 
     fn stop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        crate::process::stop(&mut self.child);
     }
 }
 
@@ -155,8 +146,4 @@ impl Drop for ManagedArcadeDb {
     fn drop(&mut self) {
         self.stop();
     }
-}
-
-fn free_port() -> std::io::Result<u16> {
-    Ok(TcpListener::bind("127.0.0.1:0")?.local_addr()?.port())
 }

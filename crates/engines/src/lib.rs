@@ -16,6 +16,7 @@ pub mod host;
 pub mod hosted;
 pub mod install;
 pub mod outcome;
+mod process;
 pub mod spec;
 
 pub use outcome::{ErrorClass, Outcome};

@@ -2,25 +2,16 @@
 //! `.engines/`, and the same server reached as `bolt://` (the way Neo4j and
 //! Memgraph are reached).
 
-use std::process::Command;
-
 use graphlancer_engines::arcadedb::{ARCADEDB_VERSION, ManagedArcadeDb};
 use graphlancer_engines::bolt::BoltEngine;
 use graphlancer_engines::{Engine, EngineSpec, ErrorClass, ExecOptions, OpenOptions, Outcome, open};
 use graphlancer_model::{Comparison, ResultSet, RowOrder, Temporal, Tolerance, Value, compare};
 
-use crate::{engines_dir, grafeo_host, graph, graphlancer, rows, stderr, timeout_ms};
+use crate::{engines_dir, grafeo_host, graph, graphlancer, node_count, rows, signal, stderr, timeout_ms};
 
 fn managed() -> BoltEngine {
     let python = engines_dir().python("arcadedb", "arcadedb-embedded", ARCADEDB_VERSION).expect("installed");
     BoltEngine::managed_arcadedb(ManagedArcadeDb::start(python).expect("server starts")).expect("connects")
-}
-
-fn count(engine: &mut dyn Engine) -> Value {
-    rows(engine.execute("MATCH (n) RETURN count(n) AS c", &ExecOptions::default()).expect("reachable"))
-        .scalar()
-        .cloned()
-        .expect("one value")
 }
 
 /// Nodes, relationships and paths (both directions) come back as generated,
@@ -125,7 +116,7 @@ fn writes_are_rolled_back_and_faults_are_survived() {
     assert!(matches!(deleted, Outcome::Rows(_)), "{deleted:?}");
     let failed = db.execute("MATCH (n) SET n.k = 1 / 0 RETURN n", &ExecOptions::default()).expect("runs");
     assert!(matches!(failed, Outcome::Error { class: ErrorClass::Runtime, .. }), "{failed:?}");
-    assert_eq!(count(&mut db), Value::Int(20), "the transaction was rolled back");
+    assert_eq!(node_count(&mut db), Value::Int(20), "the transaction was rolled back");
 
     let pid = db.server().expect("managed").pid();
     signal(pid, "-9");
@@ -134,7 +125,7 @@ fn writes_are_rolled_back_and_faults_are_survived() {
         other => panic!("expected a crash, got {other:?}"),
     }
     assert_ne!(db.server().expect("managed").pid(), pid, "a new server runs");
-    assert_eq!(count(&mut db), Value::Int(20), "with the graph reloaded");
+    assert_eq!(node_count(&mut db), Value::Int(20), "with the graph reloaded");
 
     let pid = db.server().expect("managed").pid();
     signal(pid, "-STOP");
@@ -143,12 +134,7 @@ fn writes_are_rolled_back_and_faults_are_survived() {
         Outcome::Timeout { after_ms: 1000 }
     );
     assert_ne!(db.server().expect("managed").pid(), pid, "the hung server was replaced");
-    assert_eq!(count(&mut db), Value::Int(20));
-}
-
-fn signal(pid: u32, sig: &str) {
-    let status = Command::new("kill").args([sig, &pid.to_string()]).status().expect("kill runs");
-    assert!(status.success());
+    assert_eq!(node_count(&mut db), Value::Int(20));
 }
 
 #[test]

@@ -1,12 +1,10 @@
 //! Kuzu and LadybugDB in their Python engine hosts, at the versions the
 //! setup script installs by default.
 
-use std::process::Command;
-
 use graphlancer_engines::{Engine, EngineSpec, ErrorClass, ExecOptions, OpenOptions, Outcome, open};
 use graphlancer_model::{Comparison, Graph, GraphConfig, ResultSet, RowOrder, Tolerance, Value, compare, generate};
 
-use crate::{grafeo_host, rows, timeout_ms};
+use crate::{grafeo_host, node_count, rows, signal, timeout_ms};
 
 /// Every Kuzu-family version the test command installs.
 const VERSIONS: [&str; 3] = ["kuzu@0.11.3", "kuzu@0.10.0", "ladybug@0.22.0"];
@@ -20,13 +18,6 @@ fn start(spec: &str) -> Box<dyn Engine> {
 fn kuzu_graph(seed: u64, nodes: usize, relationships: usize) -> Graph {
     let config = GraphConfig { nodes, relationships, second_label_probability: 0.0, ..GraphConfig::default() };
     generate(seed, &config).expect("valid config")
-}
-
-fn count(engine: &mut dyn Engine) -> Value {
-    rows(engine.execute("MATCH (n) RETURN count(n)", &ExecOptions::default()).expect("reachable"))
-        .scalar()
-        .cloned()
-        .expect("one value")
 }
 
 /// What every version returns for every node, relationship and path equals
@@ -110,7 +101,7 @@ fn writes_leave_the_loaded_graph_unchanged() {
     assert!(matches!(deleted, Outcome::Rows(_)), "{deleted:?}");
     let set = db.execute("MATCH (n) SET n.gid = -1 RETURN count(*)", &ExecOptions::default()).expect("runs");
     assert!(matches!(set, Outcome::Error { .. } | Outcome::Rows(_)), "{set:?}");
-    assert_eq!(count(db.as_mut()), Value::Int(20));
+    assert_eq!(node_count(db.as_mut()), Value::Int(20));
     let gids = rows(db.execute("MATCH (n) RETURN min(n.gid), max(n.gid)", &ExecOptions::default()).expect("runs"));
     assert_eq!(gids.rows[0], vec![Value::Int(0), Value::Int(19)]);
 }
@@ -122,12 +113,7 @@ fn a_long_query_times_out_and_the_host_goes_on() {
     let outcome =
         db.execute("UNWIND range(1, 1000000000) AS x WITH x WHERE x % 7 = 0 RETURN count(x)", &timeout_ms(500));
     assert_eq!(outcome.expect("answers"), Outcome::Timeout { after_ms: 500 });
-    assert_eq!(count(db.as_mut()), Value::Int(5));
-}
-
-fn signal(pid: u32, sig: &str) {
-    let status = Command::new("kill").args([sig, &pid.to_string()]).status().expect("kill runs");
-    assert!(status.success());
+    assert_eq!(node_count(db.as_mut()), Value::Int(5));
 }
 
 #[test]
@@ -152,7 +138,7 @@ fn a_killed_or_stopped_host_is_a_crash_or_timeout_and_the_next_query_works() {
         Outcome::Crash { message } => assert!(message.contains("signal: 9"), "{message}"),
         other => panic!("expected a crash, got {other:?}"),
     }
-    assert_eq!(count(&mut db), Value::Int(10), "a new host holds the graph");
+    assert_eq!(node_count(&mut db), Value::Int(10), "a new host holds the graph");
     let pid = db.host_pid().expect("running");
     signal(pid, "-STOP");
     assert_eq!(
@@ -160,5 +146,5 @@ fn a_killed_or_stopped_host_is_a_crash_or_timeout_and_the_next_query_works() {
         Outcome::Timeout { after_ms: 300 }
     );
     assert_ne!(db.host_pid(), Some(pid));
-    assert_eq!(count(&mut db), Value::Int(10));
+    assert_eq!(node_count(&mut db), Value::Int(10));
 }

@@ -61,3 +61,17 @@ pub fn rows(outcome: Outcome) -> ResultSet {
 pub fn timeout_ms(ms: u64) -> ExecOptions {
     ExecOptions { timeout: std::time::Duration::from_millis(ms), ..ExecOptions::default() }
 }
+
+/// How many nodes the engine holds now.
+pub fn node_count(engine: &mut dyn graphlancer_engines::Engine) -> graphlancer_model::Value {
+    rows(engine.execute("MATCH (n) RETURN count(n) AS c", &ExecOptions::default()).expect("reachable"))
+        .scalar()
+        .cloned()
+        .expect("one value")
+}
+
+/// Sends `sig` (e.g. `-9`, `-STOP`) to a process.
+pub fn signal(pid: u32, sig: &str) {
+    let status = std::process::Command::new("kill").args([sig, &pid.to_string()]).status().expect("kill runs");
+    assert!(status.success(), "kill {sig} {pid}");
+}

@@ -1,7 +1,6 @@
 //! A FalkorDB server graphlancer starts itself: `redis-server` with the
 //! FalkorDB module, on a free loopback port, stopped when dropped.
 
-use std::net::TcpListener;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -35,7 +34,7 @@ impl ManagedServer {
 
     fn try_start(install: &FalkorDbInstall) -> Result<Self, EngineError> {
         let err = |detail: String| EngineError::Start { engine: ENGINE, detail };
-        let port = free_port().map_err(|e| err(format!("finding a free port: {e}")))?;
+        let port = crate::process::free_port().map_err(|e| err(format!("finding a free port: {e}")))?;
         let dir = tempfile::Builder::new()
             .prefix("graphlancer-falkordb-")
             .tempdir()
@@ -77,9 +76,7 @@ impl ManagedServer {
 
     /// The last lines of the server's log.
     pub fn log_tail(&self) -> String {
-        let text = std::fs::read_to_string(self.dir.path().join("redis.log")).unwrap_or_default();
-        let lines: Vec<&str> = text.lines().collect();
-        lines[lines.len().saturating_sub(10)..].join("\n")
+        crate::process::log_tail(&self.dir.path().join("redis.log"))
     }
 
     /// `127.0.0.1:PORT`.
@@ -95,14 +92,7 @@ impl ManagedServer {
     /// Whether the process is still there (a stopped process counts as there),
     /// allowing a moment for one that is going down to be gone.
     pub fn is_running(&mut self) -> bool {
-        let deadline = Instant::now() + Duration::from_millis(500);
-        while matches!(self.child.try_wait(), Ok(None)) {
-            if Instant::now() > deadline {
-                return true;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        false
+        crate::process::is_running(&mut self.child)
     }
 
     /// Kills this server and starts a fresh one, on a new port.
@@ -113,8 +103,7 @@ impl ManagedServer {
     }
 
     fn stop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        crate::process::stop(&mut self.child);
     }
 }
 
@@ -122,10 +111,6 @@ impl Drop for ManagedServer {
     fn drop(&mut self) {
         self.stop();
     }
-}
-
-fn free_port() -> std::io::Result<u16> {
-    Ok(TcpListener::bind("127.0.0.1:0")?.local_addr()?.port())
 }
 
 fn ping(address: &str) -> bool {
