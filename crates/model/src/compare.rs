@@ -74,6 +74,16 @@ pub enum Difference {
 /// unaliased expressions differently. Nor are the columns of two empty
 /// results: some servers (ArcadeDB over Bolt) send none for an empty answer.
 pub fn compare(left: &ResultSet, right: &ResultSet, order: &RowOrder, tol: Tolerance) -> Comparison {
+    // The same column names in another order (`RETURN *` leaves the order
+    // open): the right side's columns are lined up with the left's.
+    let aligned;
+    let right = match realign(left, right) {
+        Some(r) => {
+            aligned = r;
+            &aligned
+        }
+        None => right,
+    };
     let (lc, rc) = (width(left), width(right));
     if lc != rc && !(left.rows.is_empty() && right.rows.is_empty()) {
         return Comparison::Differ(Difference::ColumnCount { left: lc, right: rc });
@@ -203,6 +213,28 @@ fn rels_match(x: &Relationship, y: &Relationship, tol: Tolerance) -> bool {
         && ends(x.start, y.start)
         && ends(x.end, y.end)
         && maps_match(&x.properties, &y.properties, tol)
+}
+
+/// `right` with its columns in `left`'s order, when both name the same
+/// distinct columns in different orders.
+fn realign(left: &ResultSet, right: &ResultSet) -> Option<ResultSet> {
+    if left.columns == right.columns || left.columns.len() != right.columns.len() {
+        return None;
+    }
+    let mut names: Vec<&String> = left.columns.iter().collect();
+    names.sort();
+    names.dedup();
+    if names.len() != left.columns.len() {
+        return None;
+    }
+    let positions: Vec<usize> =
+        left.columns.iter().map(|c| right.columns.iter().position(|r| r == c)).collect::<Option<_>>()?;
+    let rows = right
+        .rows
+        .iter()
+        .map(|row| positions.iter().map(|&i| row.get(i).cloned().unwrap_or(Value::Null)).collect())
+        .collect();
+    Some(ResultSet::new(left.columns.clone(), rows))
 }
 
 fn cmp_rows(a: &[Value], b: &[Value]) -> Ordering {
@@ -401,6 +433,18 @@ mod tests {
             compare(&a, &b, &RowOrder::Bag, Tolerance::default()),
             Comparison::Differ(Difference::ColumnCount { left: 1, right: 2 })
         ));
+        let named =
+            |cols: &[&str], row: Vec<Value>| ResultSet::new(cols.iter().map(|c| (*c).to_owned()).collect(), vec![row]);
+        assert_eq!(
+            compare(
+                &named(&["a", "b"], vec![Value::Int(1), Value::Int(2)]),
+                &named(&["b", "a"], vec![Value::Int(2), Value::Int(1)]),
+                &RowOrder::Bag,
+                Tolerance::default()
+            ),
+            Comparison::Equal,
+            "the same columns in another order line up by name"
+        );
         let empty = |n: usize| ResultSet::new((0..n).map(|i| format!("c{i}")).collect(), Vec::new());
         assert_eq!(compare(&empty(0), &empty(2), &RowOrder::Bag, Tolerance::default()), Comparison::Equal);
     }

@@ -271,6 +271,14 @@ impl<'a> Generator<'a> {
         let union_all = match weighted(rng, &union) {
             Some(Some(all)) => {
                 parts.push(self.skeleton_part(rng));
+                // Whether one part sees another part's writes is left open by
+                // openCypher (Grafeo and FalkorDB differ), so deterministic
+                // unions only read.
+                if self.config.deterministic {
+                    for part in &mut parts {
+                        part.retain(|k| !k.is_write());
+                    }
+                }
                 all
             }
             _ => false,
