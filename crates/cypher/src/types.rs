@@ -67,12 +67,15 @@ pub struct Var {
     pub nullable: bool,
     /// For integers: a bound on the absolute value, so arithmetic cannot overflow.
     pub bound: u64,
+    /// Whether its value comes from an aggregate (directly or computed from one).
+    #[serde(default)]
+    pub aggregate: bool,
 }
 
 impl Var {
     /// A variable of type `ty`.
     pub fn new(name: String, ty: Ty) -> Self {
-        Self { name, ty, tags: Vec::new(), nullable: false, bound: BIG }
+        Self { name, ty, tags: Vec::new(), nullable: false, bound: BIG, aggregate: false }
     }
 }
 

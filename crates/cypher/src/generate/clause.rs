@@ -88,6 +88,32 @@ impl Builder<'_, '_> {
         }
     }
 
+    /// Whether `e` reads a variable whose value came from an aggregate.
+    fn refs_aggregate(&self, e: &Expr) -> bool {
+        let mut found = false;
+        e.walk(&mut |x| {
+            if let Expr::Variable(name) = x {
+                found |= self.scope.get(name).is_some_and(|v| v.aggregate);
+            }
+        });
+        found
+    }
+
+    /// An aggregate's argument, unless it reads an earlier aggregate's value
+    /// where the profile records that an engine refuses or miscomputes that
+    /// (Kuzu: "nested aggregation"); then a literal of its type.
+    fn without_aggregates(&self, e: Expr, ty: &Ty) -> Expr {
+        if !self.g.profile.semantics.contains_key("aggregate_of_aggregate_alias") || !self.refs_aggregate(&e) {
+            return e;
+        }
+        Expr::Literal(match ty {
+            Ty::Float => Value::Float(0.5),
+            Ty::String => Value::String("a".into()),
+            Ty::Bool => Value::Bool(true),
+            _ => Value::Int(1),
+        })
+    }
+
     /// What a write clause with nothing to work on becomes: a CREATE, or a
     /// WITH where the profile has no CREATE (Kuzu, which also wants a WITH
     /// between a write and what follows).
@@ -189,6 +215,7 @@ impl Builder<'_, '_> {
             let alias = self.names.fresh("a");
             let mut v = Var::new(alias.clone(), ty);
             v.nullable = true;
+            v.aggregate = self.refs_aggregate(&e);
             // An alias of a variable keeps what is known of its labels or types.
             if let Expr::Variable(source) = &e
                 && let Some(src) = self.scope.get(source)
@@ -331,20 +358,23 @@ impl Builder<'_, '_> {
             _ => {
                 let ty = if self.coin(0.5) { Ty::Int } else { Ty::String };
                 let e = self.expr(&ty, 1);
+                let e = self.without_aggregates(e, &ty);
                 let collected = Expr::Aggregate { name: "collect".into(), distinct, arg: Some(Box::new(e)) };
                 if det {
                     // The order of collect() is the engine's: only its size is compared.
                     self.features.insert(Feature::FnSize);
-                    let v = Var { bound: 1 << 40, nullable: false, ..Var::new(alias, Ty::Int) };
+                    let v = Var { bound: 1 << 40, nullable: false, aggregate: true, ..Var::new(alias, Ty::Int) };
                     return (Expr::Function("size".into(), vec![collected]), v);
                 }
-                let v = Var { nullable: false, ..Var::new(alias, ty.list()) };
+                let v = Var { nullable: false, aggregate: true, ..Var::new(alias, ty.list()) };
                 return (collected, v);
             }
         };
+        let arg_ty = if matches!(name, "min" | "max") { ty.clone() } else { Ty::Int };
+        let arg = arg.map(|e| self.without_aggregates(e, &arg_ty));
         let (name, f) = AGGREGATES.iter().find(|(n, _)| *n == name).copied().unwrap_or(("count", Feature::Count));
         self.features.insert(f);
-        let v = Var { bound, nullable: name != "count", ..Var::new(alias, ty) };
+        let v = Var { bound, nullable: name != "count", aggregate: true, ..Var::new(alias, ty) };
         (Expr::Aggregate { name: name.into(), distinct: distinct && arg.is_some(), arg: arg.map(Box::new) }, v)
     }
 
