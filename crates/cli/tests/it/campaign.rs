@@ -24,7 +24,8 @@ fn differential_campaign_writes_findings_that_replay() {
         let total = engine["accepted"].as_u64().unwrap_or(0)
             + rejected
             + engine["timeouts"].as_u64().unwrap_or(0)
-            + engine["crashes"].as_u64().unwrap_or(0);
+            + engine["crashes"].as_u64().unwrap_or(0)
+            + engine["too_large"].as_u64().unwrap_or(0);
         assert_eq!(total, 40, "{engine}");
     }
     assert!(summary["findings_new"].as_u64().unwrap_or(0) > 0);

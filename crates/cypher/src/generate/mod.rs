@@ -277,6 +277,11 @@ impl<'a> Generator<'a> {
                 if self.config.deterministic {
                     for part in &mut parts {
                         part.retain(|k| !k.is_write());
+                        // A part never starts with WITH (the WITH after a
+                        // write that led the part may now lead it).
+                        while part.first() == Some(&ClauseKind::With) {
+                            part.remove(0);
+                        }
                     }
                 }
                 all
