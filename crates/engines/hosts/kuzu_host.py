@@ -15,12 +15,10 @@ import decimal
 import importlib
 import json
 import math
-import re
 import sys
 
 MARK = "@@graphlancer-host@@ "
 I64_MIN, I64_MAX = -(2**63), 2**63 - 1
-WRITES = re.compile(r"(?<![A-Za-z0-9_])(CREATE|MERGE|SET|DELETE|REMOVE|DROP|COPY|ALTER)(?![A-Za-z0-9_])", re.I)
 
 
 class Undecodable(Exception):
@@ -61,14 +59,15 @@ class Host:
 
     # Queries -----------------------------------------------------------------
 
-    def execute(self, query, max_rows, timeout_ms):
+    def execute(self, query, max_rows, timeout_ms, writes):
         if timeout_ms and timeout_ms != self.timeout_ms and hasattr(self.conn, "set_query_timeout"):
             self.conn.set_query_timeout(timeout_ms)
             self.timeout_ms = timeout_ms
         try:
             outcome = self.run(query, max_rows, timeout_ms)
         finally:
-            if WRITES.search(query):
+            # graphlancer says whether the query may write (it errs towards yes).
+            if writes:
                 self.reload()
         return outcome
 
@@ -215,7 +214,9 @@ def main():
                 except Exception as e:
                     reply({"reply": "failed", "message": str(e)})
             elif op == "execute":
-                outcome = host.execute(request["query"], request["max_rows"], request.get("timeout_ms", 0))
+                outcome = host.execute(
+                    request["query"], request["max_rows"], request.get("timeout_ms", 0), request.get("writes", True)
+                )
                 reply({"reply": "outcome", "outcome": outcome})
             else:
                 reply({"reply": "failed", "message": f"bad request: unknown op {op!r}"})

@@ -56,6 +56,10 @@ pub enum HostRequest {
         /// does so before the client kills the host; 0 when unset.
         #[serde(default)]
         timeout_ms: u64,
+        /// Whether the query may write ([`crate::may_write`]), so a host that
+        /// restores its graph afterwards need not decide that again.
+        #[serde(default)]
+        writes: bool,
     },
 }
 

@@ -9,7 +9,7 @@ use graphlancer_model::{Graph, ScriptDialect, creation_script};
 
 use crate::host::{HostCommand, HostFailure, HostProcess, HostReply, HostRequest};
 use crate::outcome::{ErrorClass, Outcome};
-use crate::{Engine, EngineError, ExecOptions, millis};
+use crate::{Engine, EngineError, ExecOptions, may_write, millis};
 
 /// Loading a graph and answering the version request are bounded too, but loosely.
 const SETUP_TIMEOUT: Duration = Duration::from_secs(120);
@@ -154,8 +154,12 @@ impl Engine for HostedEngine {
         // The host is asked to stop a little before the client would kill it,
         // which spares a restart when the engine can interrupt itself.
         let own = opts.timeout.saturating_sub(opts.timeout / 10);
-        let request =
-            HostRequest::Execute { query: query.to_owned(), max_rows: opts.max_rows, timeout_ms: millis(own).max(1) };
+        let request = HostRequest::Execute {
+            query: query.to_owned(),
+            max_rows: opts.max_rows,
+            timeout_ms: millis(own).max(1),
+            writes: may_write(query),
+        };
         let outcome = match host.request(&request, opts.timeout) {
             Ok(HostReply::Outcome { outcome }) => {
                 self.host = Some(host);

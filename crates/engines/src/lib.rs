@@ -120,7 +120,8 @@ pub(crate) fn millis(d: Duration) -> u64 {
 /// Whether a query may change the graph. Errs towards yes: a false positive
 /// costs one reload, a false negative would corrupt every later answer.
 pub fn may_write(query: &str) -> bool {
-    const WRITES: [&str; 6] = ["CREATE", "MERGE", "SET", "DELETE", "REMOVE", "DROP"];
+    // COPY and ALTER: Kuzu's bulk load and schema change.
+    const WRITES: [&str; 8] = ["CREATE", "MERGE", "SET", "DELETE", "REMOVE", "DROP", "COPY", "ALTER"];
     query
         .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
         .any(|word| WRITES.iter().any(|w| word.eq_ignore_ascii_case(w)))

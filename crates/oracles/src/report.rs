@@ -90,7 +90,8 @@ impl Case {
     /// come first, so the cut never hides the difference.
     pub fn trim_rows(&mut self) {
         self.row_counts = self.outcomes.iter().map(|o| o.rows().map(|r| r.rows.len())).collect();
-        if self.order_columns.is_none() {
+        let cut = self.row_counts.iter().any(|n| n.is_some_and(|n| n > STORED_ROWS));
+        if cut && self.order_columns.is_none() {
             let all: Vec<Option<ResultSet>> = self.outcomes.iter().map(|o| o.rows().cloned()).collect();
             for (i, o) in self.outcomes.iter_mut().enumerate() {
                 let Outcome::Rows(r) = o else { continue };

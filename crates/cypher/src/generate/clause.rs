@@ -80,7 +80,7 @@ impl Builder<'_, '_> {
     /// compares relationships wrongly (Kuzu 0.10 fails an assertion on two
     /// relationships of different tables).
     fn distinct_rels(&self, a: &str, b: &str) -> Expr {
-        if self.g.profile.semantics.contains_key("relationship_inequality_by_id") {
+        if self.g.quirks.relationship_inequality_by_id {
             let id = |v: &str| Expr::Function("id".into(), vec![Expr::var(v)]);
             Expr::binary(BinOp::Ne, id(a), id(b))
         } else {
@@ -103,7 +103,7 @@ impl Builder<'_, '_> {
     /// where the profile records that an engine refuses or miscomputes that
     /// (Kuzu: "nested aggregation"); then a literal of its type.
     fn without_aggregates(&self, e: Expr, ty: &Ty) -> Expr {
-        if !self.g.profile.semantics.contains_key("aggregate_of_aggregate_alias") || !self.refs_aggregate(&e) {
+        if !self.g.quirks.aggregate_of_aggregate_alias || !self.refs_aggregate(&e) {
             return e;
         }
         Expr::Literal(match ty {
@@ -215,7 +215,8 @@ impl Builder<'_, '_> {
             let alias = self.names.fresh("a");
             let mut v = Var::new(alias.clone(), ty);
             v.nullable = true;
-            v.aggregate = self.refs_aggregate(&e);
+            // Only the quirk reads the flag; the walk stays off the common path.
+            v.aggregate = self.g.quirks.aggregate_of_aggregate_alias && self.refs_aggregate(&e);
             // An alias of a variable keeps what is known of its labels or types.
             if let Expr::Variable(source) = &e
                 && let Some(src) = self.scope.get(source)
@@ -252,7 +253,7 @@ impl Builder<'_, '_> {
         let mut order_columns = None;
         // Kuzu refuses ORDER BY in a WITH unless SKIP or LIMIT follows; any
         // engine of the profile recording that keeps WITH unordered.
-        let may_order = is_return || !self.g.profile.semantics.contains_key("with_order_by_needs_limit");
+        let may_order = is_return || !self.g.quirks.with_order_by_needs_limit;
         if !star && !orderable.is_empty() && may_order && self.chance(Feature::OrderBy, 0.3) {
             // Ordering on every column gives a total order, which SKIP and LIMIT need.
             let keys: Vec<usize> = if all_orderable && self.coin(0.6) {

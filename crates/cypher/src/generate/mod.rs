@@ -173,6 +173,36 @@ pub struct Generator<'a> {
     weights: Vec<u32>,
     key_types: BTreeMap<String, Ty>,
     steps: pattern::Steps,
+    quirks: Quirks,
+}
+
+/// Engine quirks some engine of the profile records (by the presence of a
+/// semantics key), looked up once: the generator consults them per clause.
+#[derive(Debug, Clone, Copy, Default)]
+struct Quirks {
+    /// Kuzu: ORDER BY in a WITH needs SKIP or LIMIT.
+    with_order_by_needs_limit: bool,
+    /// Kuzu 0.10: uniqueness guards compare `id(r)`.
+    relationship_inequality_by_id: bool,
+    /// Kuzu: no aggregate over a value that came from an aggregate.
+    aggregate_of_aggregate_alias: bool,
+    /// Grafeo: at most one hop on from a bound node.
+    two_hops_from_bound_node: bool,
+    /// LadybugDB: no bare bound node as a MATCH part.
+    bare_bound_node_part: bool,
+}
+
+impl Quirks {
+    fn of(profile: &DialectProfile) -> Self {
+        let has = |k: &str| profile.semantics.contains_key(k);
+        Self {
+            with_order_by_needs_limit: has("with_order_by_needs_limit"),
+            relationship_inequality_by_id: has("relationship_inequality_by_id"),
+            aggregate_of_aggregate_alias: has("aggregate_of_aggregate_alias"),
+            two_hops_from_bound_node: has("two_hops_from_bound_node"),
+            bare_bound_node_part: has("bare_bound_node_part"),
+        }
+    }
 }
 
 impl<'a> Generator<'a> {
@@ -185,6 +215,7 @@ impl<'a> Generator<'a> {
             profile,
             config,
             values: ValueIndex::new(graph, profile.semantics.contains_key("string_escapes")),
+            quirks: Quirks::of(profile),
             keys: KeyIndex::new(&graph.schema),
             weights,
             key_types,

@@ -67,10 +67,7 @@ impl Generator<'_> {
         }
         with.predicate = None;
         // Without SKIP or LIMIT the order of a WITH has no effect, and Kuzu refuses it.
-        if with.skip.is_none()
-            && with.limit.is_none()
-            && self.profile.semantics.contains_key("with_order_by_needs_limit")
-        {
+        if with.skip.is_none() && with.limit.is_none() && self.quirks.with_order_by_needs_limit {
             with.order_by.clear();
         }
         let mut b = Builder::new(self, rng);
