@@ -126,6 +126,8 @@ pub(crate) struct Validity {
     accepted: usize,
     rejected: BTreeMap<&'static str, usize>,
     crashes: usize,
+    /// Answers graphlancer could not read (its fault, not the engine's).
+    undecodable: usize,
     timeouts: usize,
     non_empty: usize,
     rejection_rate: f64,
@@ -190,6 +192,12 @@ pub(crate) fn validity(
             Outcome::Timeout { .. } => {
                 v.timeouts += 1;
                 v.rejections.push((g.text.clone(), "TIMEOUT".into()));
+            }
+            // Accepted, but graphlancer could not read the answer: its own gap.
+            Outcome::Undecodable { message } => {
+                v.accepted += 1;
+                v.undecodable += 1;
+                v.rejections.push((g.text.clone(), format!("UNDECODABLE: {message}")));
             }
             // Accepted: the answer was just too long to keep.
             Outcome::TooLarge { .. } => {

@@ -351,5 +351,6 @@ fn describe(outcome: &Outcome) -> String {
         Outcome::Crash { message } => format!("CRASH: {message}"),
         Outcome::Timeout { after_ms } => format!("TIMEOUT after {after_ms} ms"),
         Outcome::TooLarge { max_rows } => format!("more than {max_rows} rows (not kept)"),
+        Outcome::Undecodable { message } => format!("UNDECODABLE (graphlancer could not read the answer): {message}"),
     }
 }

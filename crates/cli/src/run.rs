@@ -1,5 +1,6 @@
 //! `graphlancer run` and `graphlancer replay`.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
@@ -10,7 +11,7 @@ use graphlancer_engines::{Engine, EngineSpec, ExecOptions};
 use graphlancer_model::GraphConfig;
 use graphlancer_oracles::campaign::Budget;
 use graphlancer_oracles::report::read_case;
-use graphlancer_oracles::{Campaign, CampaignConfig, OracleKind, Summary, Verdict, judge};
+use graphlancer_oracles::{Campaign, CampaignConfig, JudgeCx, OracleKind, Summary, Verdict, oracle};
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// Options of `graphlancer run`.
@@ -19,8 +20,10 @@ pub(crate) struct RunArgs {
     /// Engines to test (repeat for several): grafeo, falkordb, falkordb://HOST:PORT.
     #[arg(long = "engine", default_value = "grafeo")]
     engines: Vec<String>,
-    /// Oracles (repeat for several): differential, crash. Default: crash for
-    /// one engine, differential and crash for more.
+    /// Oracles (repeat for several): crash, error, differential, partition,
+    /// rewrite, metamorphic. Default: with one engine every oracle that
+    /// needs one (crash, error, partition, rewrite, metamorphic); with more,
+    /// differential and crash.
     #[arg(long = "oracle")]
     oracles: Vec<String>,
     /// Campaign seed.
@@ -35,7 +38,8 @@ pub(crate) struct RunArgs {
     /// Where findings and summary.json go.
     #[arg(long, default_value = "graphlancer-out")]
     out: PathBuf,
-    /// Generator configuration (TOML): preset, limits, weights.
+    /// Configuration (TOML): generator preset, limits and weights, and
+    /// `[oracles]` weights (how often partition, rewrite and metamorphic run).
     #[arg(long)]
     config: Option<PathBuf>,
     /// Queries per generated graph.
@@ -67,21 +71,23 @@ pub(crate) struct RunArgs {
 pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
     let specs: Vec<EngineSpec> = args.engines.iter().map(|e| e.parse()).collect::<Result<_, _>>()?;
     let oracles: Vec<OracleKind> = if args.oracles.is_empty() {
-        if specs.len() > 1 { vec![OracleKind::Differential, OracleKind::Crash] } else { vec![OracleKind::Crash] }
+        if specs.len() > 1 {
+            vec![OracleKind::Differential, OracleKind::Crash]
+        } else {
+            OracleKind::ALL.into_iter().filter(|k| *k != OracleKind::Differential).collect()
+        }
     } else {
         args.oracles.iter().map(|o| o.parse()).collect::<Result<_, String>>().map_err(anyhow::Error::msg)?
     };
-    let generator = match &args.config {
+    // Oracles that compare answers need deterministic queries.
+    let preset = if oracles.iter().any(|o| o.reads_values()) { Preset::Differential } else { Preset::Crash };
+    let (generator, weights) = match &args.config {
         Some(path) => {
             let text =
                 std::fs::read_to_string(path).with_context(|| format!("cannot read config {}", path.display()))?;
-            GeneratorConfig::from_toml(&text).with_context(|| format!("in {}", path.display()))?
+            read_config(&text, preset).with_context(|| format!("in {}", path.display()))?
         }
-        None => GeneratorConfig::preset(if oracles.contains(&OracleKind::Differential) {
-            Preset::Differential
-        } else {
-            Preset::Crash
-        }),
+        None => (GeneratorConfig::preset(preset), BTreeMap::new()),
     };
     let engines = open_all(&specs)?;
     let profiles: Vec<DialectProfile> =
@@ -96,6 +102,7 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
     let config = CampaignConfig {
         seed: args.seed,
         oracles,
+        weights,
         budget,
         queries_per_graph: args.queries_per_graph,
         graph,
@@ -142,6 +149,25 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
         print!("{}", describe(&summary, &args.out));
     }
     Ok(if summary.findings_new + summary.findings_duplicate > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// A configuration file: the generator's settings, and `[oracles]` weights.
+/// The file's own `preset` wins over the one the oracles would choose.
+fn read_config(text: &str, preset: Preset) -> Result<(GeneratorConfig, BTreeMap<OracleKind, u32>)> {
+    let mut table: toml::Table = toml::from_str(text)?;
+    let mut weights = BTreeMap::new();
+    if let Some(oracles) = table.remove("oracles") {
+        let oracles: BTreeMap<String, u32> =
+            oracles.try_into().map_err(|e| anyhow::anyhow!("[oracles]: weights are whole numbers ({e})"))?;
+        for (name, w) in oracles {
+            let kind: OracleKind = name.parse().map_err(|e: String| anyhow::anyhow!("[oracles]: {e}"))?;
+            weights.insert(kind, w);
+        }
+    }
+    let file_preset = table.contains_key("preset");
+    let rest = toml::to_string(&table)?;
+    let generator = GeneratorConfig::from_toml_with(&rest, (!file_preset).then_some(preset))?;
+    Ok((generator, weights))
 }
 
 fn open_all(specs: &[EngineSpec]) -> Result<Vec<Box<dyn Engine>>> {
@@ -199,25 +225,32 @@ pub(crate) fn replay(dir: &Path, timeout: Duration) -> Result<ExitCode> {
     let case = read_case(&dir.join("case.json"))?;
     let specs: Vec<EngineSpec> = case.engines.iter().map(|e| e.spec.parse()).collect::<Result<_, _>>()?;
     let mut engines = open_all(&specs)?;
-    let mut outcomes = Vec::new();
+    let case_queries = case.test_case();
+    let opts = ExecOptions { timeout, ..ExecOptions::default() };
+    let mut outcomes = vec![Vec::new(); case_queries.queries.len()];
     for e in &mut engines {
         e.load(&case.graph)?;
-        outcomes.push(e.execute(&case.query, &ExecOptions { timeout, ..ExecOptions::default() })?);
+        for (q, row) in case_queries.queries.iter().zip(&mut outcomes) {
+            row.push(e.execute(&q.text, &opts)?);
+        }
     }
     let names: Vec<String> = case.engines.iter().map(|e| e.spec.clone()).collect();
-    let verdict =
-        judge(&case.oracles, &names, &outcomes, case.order_columns.as_deref(), &case.shape, &case.column_kinds);
-    match verdict {
-        Verdict::Finding { signature, summary, .. } if signature == case.signature => {
-            println!("reproduces: {summary}");
+    let judge = JudgeCx { names: &names, schema: &case.graph.schema };
+    match oracle(case.oracle).judge(&judge, &case_queries, &outcomes) {
+        Verdict::Finding(f) if f.signature == case.signature => {
+            println!("reproduces: {}", f.summary);
             Ok(ExitCode::SUCCESS)
         }
-        Verdict::Finding { signature, .. } => {
-            println!("does not reproduce as recorded: now {signature}, recorded {}", case.signature);
+        Verdict::Finding(f) => {
+            println!("does not reproduce as recorded: now {}, recorded {}", f.signature, case.signature);
+            Ok(ExitCode::from(1))
+        }
+        Verdict::Skip(reason) => {
+            println!("does not reproduce: the case cannot be judged now ({reason})");
             Ok(ExitCode::from(1))
         }
         Verdict::Pass => {
-            println!("does not reproduce: every engine now agrees");
+            println!("does not reproduce: the {} oracle finds nothing wrong now", case.oracle);
             Ok(ExitCode::from(1))
         }
     }
@@ -247,6 +280,7 @@ pub(crate) fn bench_overhead(queries: u64, seed: u64, repeat: u32) -> Result<Exi
         let config = CampaignConfig {
             seed,
             oracles: vec![OracleKind::Crash],
+            weights: BTreeMap::new(),
             budget: Budget::Queries(queries),
             queries_per_graph: 200,
             graph: GraphConfig::default(),

@@ -86,7 +86,7 @@ class Host:
                     return {"outcome": "toolarge", "max_rows": max_rows}
                 rows.append([self.decode(v) for v in result.get_next()])
         except Undecodable as e:
-            return {"outcome": "error", "class": "unsupported", "message": str(e)}
+            return {"outcome": "undecodable", "message": str(e)}
         except Exception as e:
             return classify(str(e), timeout_ms)
         return {"outcome": "rows", "columns": columns, "rows": rows}

@@ -151,12 +151,15 @@ impl BoltEngine {
         Ok(match fetched {
             Err(_) => Outcome::Timeout { after_ms: millis(timeout) },
             Ok(Err(neo4rs::Error::Neo4j(e))) => classify(e.code(), e.message(), timeout, max_rows),
-            Ok(Err(e)) => Outcome::Crash { message: format!("the connection failed: {e}") },
+            // Only a connection that is gone is a crash; anything else neo4rs
+            // could not read is graphlancer's side failing to decode.
+            Ok(Err(e)) if connection_lost(&e) => Outcome::Crash { message: format!("the connection failed: {e}") },
+            Ok(Err(e)) => Outcome::Undecodable { message: format!("the Bolt client could not read the answer: {e}") },
             Ok(Ok(Fetched::TooLarge)) => Outcome::TooLarge { max_rows },
             Ok(Ok(Fetched::Rows(columns, rows))) => {
                 match rows.iter().map(|r| r.iter().map(|v| self.decode(v)).collect()).collect() {
                     Ok(rows) => Outcome::Rows(ResultSet::new(columns, rows)),
-                    Err(message) => Outcome::Error { class: ErrorClass::Unsupported, message },
+                    Err(message) => Outcome::Undecodable { message },
                 }
             }
         })
@@ -386,6 +389,12 @@ async fn fetch(
         }
     }
     Ok(Fetched::Rows(names.unwrap_or_default(), rows))
+}
+
+/// Whether a neo4rs error means the connection (or the server behind it) is
+/// gone, as opposed to a reply the client could not parse.
+fn connection_lost(e: &neo4rs::Error) -> bool {
+    matches!(e, neo4rs::Error::IOError { .. } | neo4rs::Error::ConnectionError | neo4rs::Error::IncompleteBoltExchange)
 }
 
 /// Folds Neo4j-style status codes (which ArcadeDB and Memgraph also send)

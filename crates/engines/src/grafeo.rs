@@ -180,7 +180,7 @@ impl HostBackend for GrafeoBackend {
                     r.rows().iter().map(|row| row.iter().map(|v| self.decode(v)).collect()).collect();
                 match rows {
                     Ok(rows) => Outcome::Rows(ResultSet::new(r.columns.clone(), rows)),
-                    Err(message) => Outcome::Error { class: ErrorClass::Unsupported, message },
+                    Err(message) => Outcome::Undecodable { message },
                 }
             }
         };

@@ -8,7 +8,7 @@ use std::time::Duration;
 use graphlancer_model::{Graph, ScriptDialect, creation_script};
 
 use crate::host::{HostCommand, HostFailure, HostProcess, HostReply, HostRequest};
-use crate::outcome::{ErrorClass, Outcome};
+use crate::outcome::Outcome;
 use crate::{Engine, EngineError, ExecOptions, may_write, millis};
 
 /// Loading a graph and answering the version request are bounded too, but loosely.
@@ -176,10 +176,10 @@ impl Engine for HostedEngine {
                 });
             }
             // graphlancer's own decoding failed, not the engine: an answer it
-            // cannot compare, never a crash.
+            // cannot compare, never a crash and never a finding.
             Err(HostFailure::Unreadable { message }) => {
                 self.host = Some(host);
-                return Ok(Outcome::Error { class: ErrorClass::Unsupported, message });
+                return Ok(Outcome::Undecodable { message });
             }
             Err(HostFailure::Timeout) => Outcome::Timeout { after_ms: millis(opts.timeout) },
             Err(HostFailure::Died { message }) => Outcome::Crash { message },

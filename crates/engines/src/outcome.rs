@@ -31,6 +31,13 @@ pub enum Outcome {
         /// The timeout, in milliseconds.
         after_ms: u64,
     },
+    /// graphlancer could not read the engine's answer (a value its decoder
+    /// does not know, a reply its client library cannot parse): a fault of
+    /// the harness, never compared and never a finding, always counted.
+    Undecodable {
+        /// What could not be read.
+        message: String,
+    },
 }
 
 /// Kinds of query error. Oracles compare these, never message text.
@@ -71,7 +78,13 @@ impl Outcome {
             Outcome::Crash { .. } => "crash",
             Outcome::Timeout { .. } => "timeout",
             Outcome::TooLarge { .. } => "too-large",
+            Outcome::Undecodable { .. } => "undecodable",
         }
+    }
+
+    /// Whether this is graphlancer's own failure to read an answer.
+    pub fn is_harness_fault(&self) -> bool {
+        matches!(self, Outcome::Undecodable { .. })
     }
 
     /// The rows, when the query returned some.

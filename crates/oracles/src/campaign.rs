@@ -1,6 +1,9 @@
 //! The campaign loop, after GDsmith's Algorithm 1: graphs from the campaign
-//! seed; for each graph a budget of new and mutated queries; every query run
-//! on every engine and judged; a finding confirmed by re-running it, then
+//! seed; for each graph a budget of new and mutated queries; each query run
+//! on every engine, and the oracles' test cases built from it run too. The
+//! loop only schedules, runs, counts, confirms, reduces and records: what a
+//! test case is and when it shows a bug is the oracles' business
+//! ([`crate::oracle`]). A finding is confirmed by re-running its case, then
 //! deduplicated and written before the loop goes on.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -13,15 +16,18 @@ use graphlancer_model::{GraphConfig, derive_rng, generate};
 use rand::Rng;
 use serde::Serialize;
 
-use crate::judge::{OracleKind, Verdict, judge};
-use crate::reduce::{Candidate, Reducer, column_kinds, shape};
-use crate::report::{CASE_FORMAT, Case, EngineRecord, Recorded, ReportError, ReportStore};
+use crate::oracle::{BuildCx, CaseQuery, Finding, JudgeCx, Oracle, OracleKind, TestCase, Verdict, oracle};
+use crate::reduce::{Reducer, column_kinds, shape};
+use crate::report::{CASE_FORMAT, Case, EngineRecord, Recorded, ReportError, ReportStore, StoredQuery};
 use graphlancer_cypher::check::result_types;
 
 /// Stream ids of the campaign's randomness (beside the model's).
 mod stream {
     pub const GRAPH: u64 = 10;
     pub const CASE: u64 = 11;
+    /// The oracles' own choices, apart from generation's, so adding an
+    /// oracle leaves the generated queries as they were.
+    pub const ORACLE: u64 = 12;
 }
 
 /// When a campaign stops.
@@ -40,6 +46,10 @@ pub struct CampaignConfig {
     pub seed: u64,
     /// The oracles to run.
     pub oracles: Vec<OracleKind>,
+    /// How often each oracle that builds its own queries (partition,
+    /// rewrite, metamorphic) is chosen for a generated query; one missing
+    /// weighs 1. One of them runs per generated query.
+    pub weights: BTreeMap<OracleKind, u32>,
     /// When to stop.
     pub budget: Budget,
     /// Queries per graph before a new graph is drawn.
@@ -103,6 +113,8 @@ pub struct EngineSummary {
     pub crashes: u64,
     /// Answers over the row cap, not compared.
     pub too_large: u64,
+    /// Answers graphlancer could not read (its own fault, never a finding).
+    pub undecodable: u64,
     /// Seconds spent waiting for this engine.
     pub engine_seconds: f64,
     /// Errors by message (numbers and quoted text stripped), with how often
@@ -131,8 +143,10 @@ pub struct Summary {
     pub dialect: String,
     /// Graphs generated.
     pub graphs: u64,
-    /// Queries executed (each on every engine).
+    /// Generated queries executed (each on every engine).
     pub queries: u64,
+    /// Queries the oracles derived from them and ran too.
+    pub followup_queries: u64,
     /// Of which produced by mutation.
     pub mutated: u64,
     /// Per engine.
@@ -143,6 +157,12 @@ pub struct Summary {
     pub findings_duplicate: u64,
     /// Findings that did not reproduce on re-run, dropped.
     pub flaky: u64,
+    /// Answers graphlancer could not read, over all engines: its own
+    /// faults, counted apart and never judged (near zero is the target).
+    pub harness_faults: u64,
+    /// Per relation (oracle test case kind): cases run, skipped by reason,
+    /// and findings.
+    pub relations: BTreeMap<String, RelationSummary>,
     /// Crashes and hangs that did not happen again on the re-run; they are
     /// reported all the same, marked as not reproduced.
     pub unreproduced_faults: u64,
@@ -161,6 +181,17 @@ pub struct Summary {
     pub features_enabled: usize,
     /// Report folders of the findings, by signature.
     pub findings: BTreeMap<String, String>,
+}
+
+/// What one relation (kind of test case) did in a campaign.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct RelationSummary {
+    /// Cases built and judged.
+    pub run: u64,
+    /// Cases not built or not judged, by reason.
+    pub skipped: BTreeMap<String, u64>,
+    /// Confirmed findings (new and duplicate).
+    pub findings: u64,
 }
 
 /// A campaign's failure (not a finding).
@@ -186,6 +217,12 @@ pub struct Campaign {
     sent: Vec<Sent>,
 }
 
+/// Queries a test case ran, with every engine's outcome on each.
+struct Ran {
+    case: TestCase,
+    outcomes: Vec<Vec<Outcome>>,
+}
+
 impl Campaign {
     /// A campaign generating from `profile` (the intersection of the engines' profiles).
     pub fn new(
@@ -193,11 +230,16 @@ impl Campaign {
         profile: DialectProfile,
         mut config: CampaignConfig,
     ) -> Result<Self, CampaignError> {
-        // Only the differential oracle reads values; the crash oracle needs
-        // outcomes and row counts, so adapters may skip decoding.
-        config.exec.values = config.oracles.contains(&OracleKind::Differential);
+        // Only oracles that compare answers read values; the crash and error
+        // oracles need outcomes and row counts, so adapters may skip decoding.
+        config.exec.values = config.oracles.iter().any(|o| o.reads_values());
+        config.oracles.sort();
+        config.oracles.dedup();
         if engines.is_empty() {
             return Err(CampaignError::Config("a campaign needs at least one engine".into()));
+        }
+        if config.oracles.is_empty() {
+            return Err(CampaignError::Config("a campaign needs at least one oracle".into()));
         }
         if config.oracles.contains(&OracleKind::Differential) && engines.len() < 2 {
             return Err(CampaignError::Config("the differential oracle needs two or more engines".into()));
@@ -232,6 +274,16 @@ impl Campaign {
                 .collect(),
             ..Summary::default()
         };
+        // In the order verdicts are asked for: crash first.
+        let oracles: Vec<Box<dyn Oracle>> =
+            OracleKind::ALL.into_iter().filter(|k| self.config.oracles.contains(k)).map(oracle).collect();
+        // Oracles that run queries of their own take turns by weight.
+        let turns: Vec<(usize, u32)> = oracles
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| !o.per_query() && o.adds_queries())
+            .map(|(i, o)| (i, self.config.weights.get(&o.kind()).copied().unwrap_or(1)))
+            .collect();
         let mut used: BTreeSet<Feature> = BTreeSet::new();
         let mut engine_time = Duration::ZERO;
         let budget = self.config.budget;
@@ -273,12 +325,14 @@ impl Campaign {
                 let query = mutant.unwrap_or_else(|| generator.generate_guided(&mut rng, freq));
                 used.extend(query.features.iter().copied());
 
-                let (outcomes, waited) = self.execute_all(&query.text)?;
+                let source = CaseQuery::source(&query);
+                let (outcomes, waited) = self.execute_all(&source.text)?;
                 engine_time += waited.iter().sum::<Duration>();
                 s.queries += 1;
                 for ((summary, outcome), w) in s.engines.iter_mut().zip(&outcomes).zip(&waited) {
-                    count(summary, outcome, *w, &query.text);
+                    count(summary, outcome, *w, &source.text);
                 }
+                s.harness_faults += outcomes.iter().filter(|o| o.is_harness_fault()).count() as u64;
                 let first_non_empty = outcomes[0].rows().is_some_and(|r| !r.rows.is_empty());
                 let slot = s.non_empty_by_length.entry(query.clause_count).or_default();
                 slot.0 += 1;
@@ -296,110 +350,83 @@ impl Campaign {
                     }
                 }
 
-                let shape = shape(&query.query);
-                let types = result_types(&query.query, &graph.schema).unwrap_or_default();
-                let kinds = column_kinds(&query.query, &types);
-                let order = query.order_columns.as_deref();
-                let verdict = judge(&self.config.oracles, &names, &outcomes, order, &shape, &kinds);
-                if let Verdict::Finding { oracle, signature, summary, family } = verdict {
-                    // A signature confirmed before is counted without re-running:
-                    // a frequent bug would otherwise double the cost of its queries.
-                    if let Some((known, dir)) = self.store.count_known(&signature)? {
-                        s.findings_duplicate += 1;
-                        s.findings.insert(known, dir.display().to_string());
-                        s.seconds = started.elapsed().as_secs_f64();
-                        progress(&s);
+                // The oracles' test cases: those that only judge the source,
+                // and one (by weight) that runs queries of its own.
+                let mut orng = derive_rng(self.config.seed, &[stream::ORACLE, graph_index, case_index]);
+                let chosen = weighted_index(&turns, &mut orng);
+                let build = BuildCx { generator: &generator, graph: &graph, profile: &profile, engines: names.len() };
+                let mut groups: Vec<(usize, Ran)> = Vec::new();
+                for (i, o) in oracles.iter().enumerate() {
+                    if o.per_query() || (o.adds_queries() && chosen != Some(i)) {
                         continue;
                     }
-                    // Confirm: the same signature again on a second run, else flaky.
-                    let (again, waited) = self.execute_all(&query.text)?;
-                    engine_time += waited.iter().sum::<Duration>();
-                    let recheck = judge(&self.config.oracles, &names, &again, order, &shape, &kinds);
-                    let reproduced = matches!(&recheck, Verdict::Finding { signature: sig, .. } if *sig == signature);
-                    // A process that died or hung did so, whatever the re-run
-                    // does: it is kept, marked as not reproduced.
-                    let process_fault =
-                        family.starts_with("crash:") && (family.ends_with(":crash") || family.ends_with(":timeout"));
-                    if !reproduced && !process_fault {
-                        s.flaky += 1;
-                    } else {
-                        if !reproduced {
-                            s.unreproduced_faults += 1;
+                    match o.build(&query, &build, &mut orng) {
+                        Err(reason) => {
+                            let r = s.relations.entry(o.kind().name().to_owned()).or_default();
+                            *r.skipped.entry(reason.to_owned()).or_default() += 1;
                         }
-                        // Reduce the first time this signature shows up; later
-                        // ones map to the reduced signature found then.
-                        let mut found =
-                            (query.text.clone(), query.query.clone(), query.order_columns.clone(), outcomes);
-                        let (mut signature, mut shape, mut kinds, mut summary) = (signature, shape, kinds, summary);
-                        let mut original = None;
-                        let generated_signature = signature.clone();
-                        if let Some(known) = self.store.reduction_of(&signature) {
-                            signature = known.clone();
-                        } else if self.config.reduce && reproduced {
-                            let start =
-                                Candidate { query: query.query.clone(), order_columns: query.order_columns.clone() };
-                            let mut reducer = Reducer {
-                                engines: &mut self.engines,
-                                names: &names,
-                                oracles: &self.config.oracles,
-                                exec: &self.config.exec,
-                                schema: &graph.schema,
-                                budget: REDUCTION_BUDGET,
-                            };
-                            let t = Instant::now();
-                            let reduced = reducer.reduce(start, &family)?;
-                            engine_time += t.elapsed();
-                            if let Some(r) = reduced
-                                && let Verdict::Finding { signature: sig, summary: sum, .. } = &r.verdict
-                            {
-                                original = Some(found.0.clone());
-                                shape = super::reduce::shape(&r.candidate.query);
-                                let types = result_types(&r.candidate.query, &graph.schema).unwrap_or_default();
-                                kinds = column_kinds(&r.candidate.query, &types);
-                                signature = sig.clone();
-                                summary = sum.clone();
-                                found = (r.text, r.candidate.query, r.candidate.order_columns, r.outcomes);
+                        Ok(case) => {
+                            let mut all = Vec::with_capacity(case.queries.len());
+                            for q in &case.queries {
+                                if q.role == "source" && q.text == source.text {
+                                    all.push(outcomes.clone());
+                                    continue;
+                                }
+                                let (o, waited) = self.execute_all(&q.text)?;
+                                engine_time += waited.iter().sum::<Duration>();
+                                s.followup_queries += 1;
+                                for ((summary, outcome), w) in s.engines.iter_mut().zip(&o).zip(&waited) {
+                                    count(summary, outcome, *w, &q.text);
+                                }
+                                s.harness_faults += o.iter().filter(|x| x.is_harness_fault()).count() as u64;
+                                all.push(o);
                             }
+                            groups.push((i, Ran { case, outcomes: all }));
                         }
-                        let (text, ast, order_columns, outcomes) = found;
-                        let mut case = Case {
-                            format: CASE_FORMAT,
-                            oracle,
-                            oracles: self.config.oracles.clone(),
-                            signature: signature.clone(),
-                            generated_signature,
-                            summary,
-                            seed: self.config.seed,
-                            graph_index,
-                            case_index,
-                            engines: self
-                                .engines
-                                .iter()
-                                .map(|e| EngineRecord { spec: e.name().into(), version: e.version().into() })
-                                .collect(),
-                            graph: graph.clone(),
-                            query: text,
-                            original_query: original,
-                            ast,
-                            order_columns,
-                            shape,
-                            column_kinds: kinds,
-                            outcomes,
-                            row_counts: Vec::new(),
-                            reproduced,
-                        };
-                        case.trim_rows();
-                        match self.store.record(&case)? {
-                            Recorded::New(dir) => {
-                                s.findings_new += 1;
-                                s.findings.insert(signature, dir.display().to_string());
-                            }
-                            Recorded::Duplicate(dir) => {
-                                s.findings_duplicate += 1;
-                                s.findings.insert(signature, dir.display().to_string());
+                    }
+                }
+                // Every query run, for the oracles that judge queries one by one.
+                let mut each = Ran { case: TestCase::single("source", source.clone()), outcomes: vec![outcomes] };
+                for (_, g) in &groups {
+                    for (q, o) in g.case.queries.iter().zip(&g.outcomes) {
+                        if q.role != "source" {
+                            each.case.queries.push(q.clone());
+                            each.outcomes.push(o.clone());
+                        }
+                    }
+                }
+                let judge = JudgeCx { names: &names, schema: &graph.schema };
+                let mut verdict = None;
+                for (i, o) in oracles.iter().enumerate() {
+                    if !o.per_query() {
+                        continue;
+                    }
+                    if let Verdict::Finding(f) = o.judge(&judge, &each.case, &each.outcomes) {
+                        let q = f.query.unwrap_or(0);
+                        let mut case = TestCase::single(o.kind().name(), each.case.queries[q].clone());
+                        case.queries[0].role = each.case.queries[q].role.clone();
+                        verdict = Some((i, Ran { case, outcomes: vec![each.outcomes[q].clone()] }, f));
+                        break;
+                    }
+                }
+                if verdict.is_none() {
+                    for (i, ran) in groups {
+                        let v = oracles[i].judge(&judge, &ran.case, &ran.outcomes);
+                        let r = s.relations.entry(ran.case.relation.clone()).or_default();
+                        match v {
+                            Verdict::Pass => r.run += 1,
+                            Verdict::Skip(reason) => *r.skipped.entry(reason.to_owned()).or_default() += 1,
+                            Verdict::Finding(f) => {
+                                r.run += 1;
+                                verdict = Some((i, ran, f));
+                                break;
                             }
                         }
                     }
+                }
+                if let Some((i, ran, finding)) = verdict {
+                    let at = Position { graph: &graph, graph_index, case_index };
+                    self.handle(&mut s, &mut engine_time, oracles[i].as_ref(), &names, at, ran, finding)?;
                 }
                 s.seconds = started.elapsed().as_secs_f64();
                 progress(&s);
@@ -416,6 +443,119 @@ impl Campaign {
         std::fs::write(&path, serde_json::to_string_pretty(&s).expect("summaries serialize") + "\n")
             .map_err(|e| CampaignError::Report(ReportError::Io { path, source: e }))?;
         Ok(s)
+    }
+
+    /// A finding: counted if its signature is known, else confirmed by
+    /// running its case again, reduced, and written.
+    #[expect(clippy::too_many_arguments, reason = "the loop's state, passed once")]
+    fn handle(
+        &mut self,
+        s: &mut Summary,
+        engine_time: &mut Duration,
+        oracle: &dyn Oracle,
+        names: &[String],
+        at: Position<'_>,
+        ran: Ran,
+        finding: Finding,
+    ) -> Result<(), CampaignError> {
+        let relation = ran.case.relation.clone();
+        // A signature confirmed before is counted without re-running: a
+        // frequent bug would otherwise double the cost of its queries.
+        if let Some((known, dir)) = self.store.count_known(&finding.signature)? {
+            s.findings_duplicate += 1;
+            s.relations.entry(relation).or_default().findings += 1;
+            s.findings.insert(known.to_string(), dir.display().to_string());
+            return Ok(());
+        }
+        // Confirm: the same signature again on a second run, else flaky.
+        let mut again = Vec::with_capacity(ran.case.queries.len());
+        for q in &ran.case.queries {
+            let (o, waited) = self.execute_all(&q.text)?;
+            *engine_time += waited.iter().sum::<Duration>();
+            again.push(o);
+        }
+        let judge = JudgeCx { names, schema: &at.graph.schema };
+        let reproduced = matches!(oracle.judge(&judge, &ran.case, &again),
+            Verdict::Finding(f) if f.signature == finding.signature);
+        // A process that died or hung did so, whatever the re-run does: it
+        // is kept, marked as not reproduced.
+        if !reproduced && !finding.signature.fault.is_process_fault() {
+            s.flaky += 1;
+            return Ok(());
+        }
+        if !reproduced {
+            s.unreproduced_faults += 1;
+        }
+        s.relations.entry(relation).or_default().findings += 1;
+        let generated_signature = finding.signature.clone();
+        let (mut ran, mut finding, mut original) = (ran, finding, None);
+        if let Some(known) = self.store.reduction_of(&generated_signature) {
+            finding.signature = known.clone();
+        } else if self.config.reduce && reproduced && ran.case.queries.len() == 1 {
+            let mut reducer = Reducer {
+                engines: &mut self.engines,
+                oracle,
+                judge: &judge,
+                exec: &self.config.exec,
+                budget: REDUCTION_BUDGET,
+            };
+            let t = Instant::now();
+            let reduced = reducer.reduce(&ran.case, &finding.signature.family())?;
+            *engine_time += t.elapsed();
+            if let Some(r) = reduced {
+                original = Some(ran.case.queries[0].text.clone());
+                ran = Ran { case: r.case, outcomes: r.outcomes };
+                finding = r.finding;
+            }
+        }
+        let signature = finding.signature.clone();
+        let mut queries =
+            ran.case.queries.into_iter().zip(ran.outcomes).map(|(q, outcomes)| StoredQuery::new(q, outcomes));
+        let first = queries.next().expect("a case has a query");
+        let types = result_types(&first.ast, &at.graph.schema).unwrap_or_default();
+        let mut case = Case {
+            format: CASE_FORMAT,
+            oracle: oracle.kind(),
+            oracles: self.config.oracles.clone(),
+            signature: signature.clone(),
+            generated_signature,
+            summary: finding.summary,
+            relation: ran.case.relation,
+            broken: finding.relation,
+            seed: self.config.seed,
+            graph_index: at.graph_index,
+            case_index: at.case_index,
+            engines: self
+                .engines
+                .iter()
+                .map(|e| EngineRecord { spec: e.name().into(), version: e.version().into() })
+                .collect(),
+            graph: at.graph.clone(),
+            shape: shape(&first.ast),
+            column_kinds: column_kinds(&first.ast, &types),
+            role: first.role,
+            query: first.text,
+            original_query: original,
+            ast: first.ast,
+            order_columns: first.order_columns,
+            outcomes: first.outcomes,
+            row_counts: Vec::new(),
+            followups: queries.collect(),
+            reproduced,
+        };
+        case.trim_rows();
+        let dir = match self.store.record(&case)? {
+            Recorded::New(dir) => {
+                s.findings_new += 1;
+                dir
+            }
+            Recorded::Duplicate(dir) => {
+                s.findings_duplicate += 1;
+                dir
+            }
+        };
+        s.findings.insert(signature.to_string(), dir.display().to_string());
+        Ok(())
     }
 
     /// What the campaign sent, when recording.
@@ -439,13 +579,37 @@ impl Campaign {
     }
 }
 
+/// Where in the campaign a case came from.
+#[derive(Clone, Copy)]
+struct Position<'g> {
+    graph: &'g graphlancer_model::Graph,
+    graph_index: u64,
+    case_index: u64,
+}
+
+/// Picks the index of an item by weight; `None` when there is none to pick.
+fn weighted_index(options: &[(usize, u32)], rng: &mut graphlancer_model::CaseRng) -> Option<usize> {
+    let total: u64 = options.iter().map(|(_, w)| u64::from(*w)).sum();
+    if total == 0 {
+        return None;
+    }
+    let mut roll = rng.random_range(0..total);
+    for (i, w) in options {
+        if roll < u64::from(*w) {
+            return Some(*i);
+        }
+        roll -= u64::from(*w);
+    }
+    None
+}
+
 /// Distinct error messages kept per engine; the rest only count by class.
 const ERROR_KINDS: usize = 50;
 
 fn count(summary: &mut EngineSummary, outcome: &Outcome, waited: Duration, query: &str) {
     summary.engine_seconds += waited.as_secs_f64();
     if let Outcome::Error { class, message } = outcome {
-        let key = format!("{}: {}", class.name(), crate::judge::normalize(message));
+        let key = format!("{}: {}", class.name(), crate::signature::normalize(message));
         if summary.errors.len() < ERROR_KINDS || summary.errors.contains_key(&key) {
             let sample = summary.errors.entry(key).or_insert_with(|| ErrorSample { count: 0, query: query.to_owned() });
             sample.count += 1;
@@ -460,5 +624,14 @@ fn count(summary: &mut EngineSummary, outcome: &Outcome, waited: Duration, query
         Outcome::Crash { .. } => summary.crashes += 1,
         Outcome::Timeout { .. } => summary.timeouts += 1,
         Outcome::TooLarge { .. } => summary.too_large += 1,
+        Outcome::Undecodable { message } => {
+            summary.undecodable += 1;
+            let key = format!("undecodable: {}", crate::signature::normalize(message));
+            if summary.errors.len() < ERROR_KINDS || summary.errors.contains_key(&key) {
+                let sample =
+                    summary.errors.entry(key).or_insert_with(|| ErrorSample { count: 0, query: query.to_owned() });
+                sample.count += 1;
+            }
+        }
     }
 }

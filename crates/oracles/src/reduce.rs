@@ -1,16 +1,15 @@
 //! Reduction of a finding's query: greedy deletion of clauses, WHERE
 //! predicates, RETURN items and UNION parts, keeping every candidate that the
-//! independent checker accepts and that still shows the same family of
-//! wrong answer on the real engines. What a developer reads is then the
+//! independent checker accepts and that the finding's own oracle still judges
+//! the same family of wrong answer on the real engines. What a developer reads is then the
 //! smallest query graphlancer could find, and its signature dedups better.
 
 use graphlancer_cypher::ast::{Clause, Expr, Query};
 use graphlancer_cypher::check::result_types;
-use graphlancer_cypher::render;
 use graphlancer_engines::{Engine, EngineError, ExecOptions, Outcome};
-use graphlancer_model::Schema;
 
-use crate::judge::{OracleKind, Verdict, judge};
+use crate::oracle::{CaseQuery, Finding, JudgeCx, Oracle, TestCase, Verdict};
+use crate::signature::Signature;
 
 /// A query with what the oracles need to judge it.
 #[derive(Debug, Clone, PartialEq)]
@@ -21,17 +20,15 @@ pub struct Candidate {
     pub order_columns: Option<Vec<usize>>,
 }
 
-/// The reduced query and what it showed.
+/// The reduced case and what it showed.
 #[derive(Debug, Clone)]
 pub struct Reduced {
-    /// The smallest query found.
-    pub candidate: Candidate,
-    /// Its text.
-    pub text: String,
-    /// Each engine's outcome on it.
-    pub outcomes: Vec<Outcome>,
-    /// The verdict on it (same family as the original).
-    pub verdict: Verdict,
+    /// The smallest case found.
+    pub case: TestCase,
+    /// Each engine's outcome on its query.
+    pub outcomes: Vec<Vec<Outcome>>,
+    /// The oracle's finding on it (same family as the original).
+    pub finding: Finding,
     /// Candidates run on the engines.
     pub attempts: usize,
 }
@@ -40,48 +37,45 @@ pub struct Reduced {
 pub struct Reducer<'a> {
     /// The engines, with the finding's graph loaded.
     pub engines: &'a mut [Box<dyn Engine>],
-    /// Their names, in order.
-    pub names: &'a [String],
-    /// The oracles that judged the finding.
-    pub oracles: &'a [OracleKind],
+    /// The oracle that made the finding; it judges every candidate.
+    pub oracle: &'a dyn Oracle,
+    /// The engines' names and the graph's schema.
+    pub judge: &'a JudgeCx<'a>,
     /// Per-query options.
     pub exec: &'a ExecOptions,
-    /// The graph's schema, for the checker.
-    pub schema: &'a Schema,
     /// At most this many candidates are run.
     pub budget: usize,
 }
 
 impl Reducer<'_> {
-    /// Reduces `start`, whose verdict has family `family`. `None` when no
-    /// smaller query keeps the family.
-    pub fn reduce(&mut self, start: Candidate, family: &str) -> Result<Option<Reduced>, EngineError> {
+    /// Reduces a case of one query whose finding has the signature family
+    /// `family`. `None` when no smaller query keeps the family.
+    pub fn reduce(&mut self, case: &TestCase, family: &Signature) -> Result<Option<Reduced>, EngineError> {
+        let [query] = case.queries.as_slice() else { return Ok(None) };
         let mut best: Option<Reduced> = None;
-        let mut current = start;
+        let mut current = Candidate { query: query.ast.clone(), order_columns: query.order_columns.clone() };
         let mut attempts = 0;
         'improve: loop {
             for cand in candidates(&current) {
                 if attempts >= self.budget {
                     break 'improve;
                 }
-                let Ok(types) = result_types(&cand.query, self.schema) else { continue };
+                if result_types(&cand.query, self.judge.schema).is_err() {
+                    continue;
+                }
                 attempts += 1;
-                let text = render(&cand.query);
+                let q = CaseQuery::new(&query.role, cand.query.clone(), cand.order_columns.clone());
                 let mut outcomes = Vec::with_capacity(self.engines.len());
                 for e in self.engines.iter_mut() {
-                    outcomes.push(e.execute(&text, self.exec)?);
+                    outcomes.push(e.execute(&q.text, self.exec)?);
                 }
-                let verdict = judge(
-                    self.oracles,
-                    self.names,
-                    &outcomes,
-                    cand.order_columns.as_deref(),
-                    &shape(&cand.query),
-                    &column_kinds(&cand.query, &types),
-                );
-                if matches!(&verdict, Verdict::Finding { family: f, .. } if f == family) {
-                    current = cand.clone();
-                    best = Some(Reduced { candidate: cand, text, outcomes, verdict, attempts });
+                let trial = TestCase { relation: case.relation.clone(), queries: vec![q] };
+                let outcomes = vec![outcomes];
+                if let Verdict::Finding(f) = self.oracle.judge(self.judge, &trial, &outcomes)
+                    && f.signature.family() == *family
+                {
+                    current = cand;
+                    best = Some(Reduced { case: trial, outcomes, finding: f, attempts });
                     continue 'improve;
                 }
             }

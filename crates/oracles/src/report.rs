@@ -13,10 +13,12 @@ use graphlancer_model::{
 };
 use serde::{Deserialize, Serialize};
 
-use crate::judge::OracleKind;
+use crate::oracle::{CaseQuery, OracleKind};
+use crate::signature::Signature;
 
-/// The version of the `case.json` format.
-pub const CASE_FORMAT: u32 = 1;
+/// The version of the `case.json` format. Format 2: typed signatures, the
+/// relation a group broke, and the group's other queries (`followups`).
+pub const CASE_FORMAT: u32 = 2;
 
 /// An engine as it was when the finding was made.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -38,12 +40,17 @@ pub struct Case {
     /// The oracles the campaign ran (replay judges with the same).
     pub oracles: Vec<OracleKind>,
     /// Dedup key (of the reduced query, when there is one).
-    pub signature: String,
+    pub signature: Signature,
     /// The signature of the query as generated, before reduction: a
     /// resumed campaign maps it to `signature` without reducing again.
-    pub generated_signature: String,
+    pub generated_signature: Signature,
     /// One line for people.
     pub summary: String,
+    /// The kind of test case (`differential`, `partition`,
+    /// `rewrite:tautology`, ...): replay rebuilds the case under it.
+    pub relation: String,
+    /// The relation the group broke, in words, for group oracles.
+    pub broken: Option<String>,
     /// Campaign seed, graph and case index: the case regenerates from these.
     pub seed: u64,
     /// Index of the graph in the campaign.
@@ -54,6 +61,8 @@ pub struct Case {
     pub engines: Vec<EngineRecord>,
     /// The generated graph, with its schema.
     pub graph: Graph,
+    /// What the first query is in its group (`source`, ...).
+    pub role: String,
     /// The query text: the reduced query when reduction found a smaller one.
     pub query: String,
     /// The query as generated, when `query` is its reduction.
@@ -71,6 +80,8 @@ pub struct Case {
     pub outcomes: Vec<Outcome>,
     /// Rows each engine returned, before the cut.
     pub row_counts: Vec<Option<usize>>,
+    /// The group's other queries, each with every engine's outcome.
+    pub followups: Vec<StoredQuery>,
     /// Whether the re-run showed it again. Only crashes and hangs are kept
     /// when it did not (a process died or hung once, for whatever reason).
     #[serde(default = "yes")]
@@ -81,38 +92,102 @@ fn yes() -> bool {
     true
 }
 
+/// A query of a group, with every engine's outcome on it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StoredQuery {
+    /// What it is in its group.
+    pub role: String,
+    /// Its text.
+    pub text: String,
+    /// Its AST.
+    pub ast: graphlancer_cypher::Query,
+    /// Result columns an ORDER BY fixes.
+    pub order_columns: Option<Vec<usize>>,
+    /// Each engine's outcome, cut like [`Case::outcomes`].
+    pub outcomes: Vec<Outcome>,
+    /// Rows each engine returned, before the cut.
+    pub row_counts: Vec<Option<usize>>,
+}
+
+impl StoredQuery {
+    /// A query with its outcomes (not yet cut).
+    pub fn new(q: CaseQuery, outcomes: Vec<Outcome>) -> Self {
+        Self {
+            role: q.role,
+            text: q.text,
+            ast: q.ast,
+            order_columns: q.order_columns,
+            outcomes,
+            row_counts: Vec::new(),
+        }
+    }
+
+    /// As a query to run again.
+    pub fn case_query(&self) -> CaseQuery {
+        CaseQuery {
+            role: self.role.clone(),
+            text: self.text.clone(),
+            ast: self.ast.clone(),
+            order_columns: self.order_columns.clone(),
+        }
+    }
+}
+
 /// Rows of each outcome kept in `case.json` and shown in `README.md`.
 pub const STORED_ROWS: usize = 200;
 
 impl Case {
-    /// Cuts each outcome to [`STORED_ROWS`] rows, recording the full counts.
-    /// In an unordered answer cut short, the rows no other engine returned
-    /// come first, so the cut never hides the difference.
+    /// Cuts each outcome of every query to [`STORED_ROWS`] rows, recording
+    /// the full counts.
     pub fn trim_rows(&mut self) {
-        self.row_counts = self.outcomes.iter().map(|o| o.rows().map(|r| r.rows.len())).collect();
-        let cut = self.row_counts.iter().any(|n| n.is_some_and(|n| n > STORED_ROWS));
-        if cut && self.order_columns.is_none() {
-            let all: Vec<Option<ResultSet>> = self.outcomes.iter().map(|o| o.rows().cloned()).collect();
-            for (i, o) in self.outcomes.iter_mut().enumerate() {
-                let Outcome::Rows(r) = o else { continue };
-                if r.rows.len() <= STORED_ROWS {
-                    continue;
-                }
-                let other = all.iter().enumerate().find_map(|(j, x)| x.as_ref().filter(|_| j != i));
-                if let Some(other) = other
-                    && let Comparison::Differ(Difference::Rows { only_left, .. }) =
-                        compare(r, other, &RowOrder::Bag, Tolerance::default())
-                {
-                    surface(&mut r.rows, only_left);
-                }
-            }
+        self.row_counts = trim(&mut self.outcomes, self.order_columns.is_some());
+        for q in &mut self.followups {
+            q.row_counts = trim(&mut q.outcomes, q.order_columns.is_some());
         }
-        for o in &mut self.outcomes {
-            if let Outcome::Rows(r) = o {
-                r.rows.truncate(STORED_ROWS);
+    }
+
+    /// Every query of the case, in order, as run.
+    pub fn test_case(&self) -> crate::oracle::TestCase {
+        let first = CaseQuery {
+            role: self.role.clone(),
+            text: self.query.clone(),
+            ast: self.ast.clone(),
+            order_columns: self.order_columns.clone(),
+        };
+        let queries = std::iter::once(first).chain(self.followups.iter().map(StoredQuery::case_query)).collect();
+        crate::oracle::TestCase { relation: self.relation.clone(), queries }
+    }
+}
+
+/// Cuts each outcome to [`STORED_ROWS`] rows and returns the full counts.
+/// In an unordered answer cut short, the rows no other engine returned come
+/// first, so the cut never hides the difference.
+fn trim(outcomes: &mut [Outcome], ordered: bool) -> Vec<Option<usize>> {
+    let counts: Vec<Option<usize>> = outcomes.iter().map(|o| o.rows().map(|r| r.rows.len())).collect();
+    let cut = counts.iter().any(|n| n.is_some_and(|n| n > STORED_ROWS));
+    if cut && !ordered {
+        let all: Vec<Option<ResultSet>> = outcomes.iter().map(|o| o.rows().cloned()).collect();
+        for (i, o) in outcomes.iter_mut().enumerate() {
+            let Outcome::Rows(r) = o else { continue };
+            if r.rows.len() <= STORED_ROWS {
+                continue;
+            }
+            let other = all.iter().enumerate().find_map(|(j, x)| x.as_ref().filter(|_| j != i));
+            if let Some(other) = other
+                && let Comparison::Differ(Difference::Rows { only_left, .. }) =
+                    compare(r, other, &RowOrder::Bag, Tolerance::default())
+            {
+                surface(&mut r.rows, only_left);
             }
         }
     }
+    for o in outcomes.iter_mut() {
+        if let Outcome::Rows(r) = o {
+            r.rows.truncate(STORED_ROWS);
+        }
+    }
+    counts
 }
 
 /// Moves one instance of each of `first` (at most [`STORED_ROWS`]) to the
@@ -185,8 +260,8 @@ pub enum Recorded {
 /// The findings folder of a campaign.
 pub struct ReportStore {
     root: PathBuf,
-    by_signature: BTreeMap<String, PathBuf>,
-    reductions: BTreeMap<String, String>,
+    by_signature: BTreeMap<Signature, PathBuf>,
+    reductions: BTreeMap<Signature, Signature>,
 }
 
 impl ReportStore {
@@ -213,18 +288,18 @@ impl ReportStore {
     }
 
     /// Folders written so far, by signature.
-    pub fn findings(&self) -> &BTreeMap<String, PathBuf> {
+    pub fn findings(&self) -> &BTreeMap<Signature, PathBuf> {
         &self.by_signature
     }
 
     /// The reduced signature a generated signature led to before.
-    pub fn reduction_of(&self, generated: &str) -> Option<&String> {
+    pub fn reduction_of(&self, generated: &Signature) -> Option<&Signature> {
         self.reductions.get(generated)
     }
 
     /// Counts one more occurrence of a finding already on disk, by the
     /// signature of the query as generated; `None` if it is not known.
-    pub fn count_known(&mut self, generated: &str) -> Result<Option<(String, PathBuf)>, ReportError> {
+    pub fn count_known(&mut self, generated: &Signature) -> Result<Option<(Signature, PathBuf)>, ReportError> {
         let Some(signature) = self.reductions.get(generated).cloned() else { return Ok(None) };
         let Some(dir) = self.by_signature.get(&signature).cloned() else { return Ok(None) };
         // The count lives beside the case, so a duplicate never rewrites a large file.
@@ -293,12 +368,18 @@ pub fn repro(case: &Case, dialect: ScriptDialect) -> String {
         let _ = writeln!(s, "{statement};\n");
     }
     let _ = writeln!(s, "{};", case.query);
+    for q in &case.followups {
+        let _ = writeln!(s, "\n// {} ({})\n{};", q.role, case.relation, q.text);
+    }
     s
 }
 
 fn readme(case: &Case, dir: &Path) -> String {
     let mut s = format!("# {}\n\n", case.summary);
     let _ = writeln!(s, "Found by the {} oracle. Signature: `{}`.\n", case.oracle.name(), case.signature);
+    if let Some(words) = &case.broken {
+        let _ = writeln!(s, "**The relation broken ({}):** {words}\n", case.relation);
+    }
     if !case.reproduced {
         s.push_str(
             "**Not reproduced:** the engine process died or hung once, and the same query ran normally when \
@@ -333,8 +414,28 @@ fn readme(case: &Case, dir: &Path) -> String {
     } else {
         s.push_str("The query fixes no order: rows are compared as a multiset.\n\n");
     }
-    for (e, o) in case.engines.iter().zip(&case.outcomes) {
-        let _ = writeln!(s, "## {}\n", e.spec);
+    let heading = if case.followups.is_empty() { "##" } else { "###" };
+    if !case.followups.is_empty() {
+        let _ = writeln!(s, "## Query 1 ({})\n", case.role);
+    }
+    outcomes_section(&mut s, case, &case.outcomes, heading);
+    for (k, q) in case.followups.iter().enumerate() {
+        let _ = writeln!(s, "## Query {} ({})\n\n```cypher\n{}\n```\n", k + 2, q.role, q.text);
+        for ((e, o), n) in case.engines.iter().zip(&q.outcomes).zip(&q.row_counts) {
+            let line = n.map_or_else(|| outcome_line(o), |n| format!("{n} rows"));
+            let _ = writeln!(s, "- {}: {line}", e.spec);
+        }
+        s.push('\n');
+        outcomes_section(&mut s, case, &q.outcomes, "###");
+    }
+    let _ = writeln!(s, "Replay: `graphlancer replay {}`", dir.display());
+    s
+}
+
+/// Each engine's outcome on one query, under headings of level `heading`.
+fn outcomes_section(s: &mut String, case: &Case, outcomes: &[Outcome], heading: &str) {
+    for (e, o) in case.engines.iter().zip(outcomes) {
+        let _ = writeln!(s, "{heading} {}\n", e.spec);
         match o {
             Outcome::Rows(r) if !r.columns.is_empty() && r.rows.iter().all(Vec::is_empty) && !r.rows.is_empty() => {
                 let _ = writeln!(s, "{} rows (values not kept: the crash oracle does not compare them)", r.rows.len());
@@ -346,8 +447,6 @@ fn readme(case: &Case, dir: &Path) -> String {
         }
         s.push('\n');
     }
-    let _ = writeln!(s, "Replay: `graphlancer replay {}`", dir.display());
-    s
 }
 
 fn outcome_line(o: &Outcome) -> String {
@@ -357,6 +456,7 @@ fn outcome_line(o: &Outcome) -> String {
         Outcome::Crash { .. } => "crash".into(),
         Outcome::Timeout { after_ms } => format!("timeout after {after_ms} ms"),
         Outcome::TooLarge { max_rows } => format!("more than {max_rows} rows"),
+        Outcome::Undecodable { .. } => "answer graphlancer could not read".into(),
     }
 }
 
@@ -364,6 +464,7 @@ fn outcome_detail(o: &Outcome) -> String {
     match o {
         Outcome::Error { class, message } => format!("{} error: {message}", class.name()),
         Outcome::Crash { message } => format!("crash: {message}"),
+        Outcome::Undecodable { message } => format!("graphlancer could not read the answer: {message}"),
         other => outcome_line(other),
     }
 }

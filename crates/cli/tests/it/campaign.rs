@@ -25,7 +25,8 @@ fn differential_campaign_writes_findings_that_replay() {
             + rejected
             + engine["timeouts"].as_u64().unwrap_or(0)
             + engine["crashes"].as_u64().unwrap_or(0)
-            + engine["too_large"].as_u64().unwrap_or(0);
+            + engine["too_large"].as_u64().unwrap_or(0)
+            + engine["undecodable"].as_u64().unwrap_or(0);
         assert_eq!(total, 40, "{engine}");
     }
     assert!(summary["findings_new"].as_u64().unwrap_or(0) > 0);
@@ -64,16 +65,35 @@ fn differential_campaign_writes_findings_that_replay() {
 }
 
 #[test]
-fn default_run_is_the_crash_oracle_on_grafeo() {
+fn default_run_finds_a_logic_bug_on_grafeo_alone() {
     let dir = tempfile::tempdir().expect("tempdir");
     let out = dir.path().join("out");
-    let o = graphlancer(&["run", "--queries", "60", "--out", out.to_str().expect("utf-8"), "--json"]);
-    assert!(matches!(o.status.code(), Some(0 | 1)), "{}", stderr(&o));
+    // The README's main job: one engine, every oracle that needs one.
+    let o = graphlancer(&["run", "--out", out.to_str().expect("utf-8"), "--json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let summary: serde_json::Value = serde_json::from_slice(&o.stdout).expect("summary JSON");
-    assert_eq!(summary["oracles"], serde_json::json!(["crash"]));
+    assert_eq!(summary["oracles"], serde_json::json!(["crash", "error", "partition", "rewrite", "metamorphic"]));
     assert_eq!(summary["engines"][0]["spec"], "grafeo");
-    assert_eq!(summary["queries"], 60);
+    assert_eq!(summary["queries"], 300);
+    assert!(summary["followup_queries"].as_u64().unwrap_or(0) > 0, "the group oracles ran queries of their own");
     assert!(summary["mutated"].as_u64().unwrap_or(0) > 0, "GDsmith's mutations are on by default");
+    // A logic bug, not only crashes: a finding of a group oracle, which
+    // replays from its folder alone.
+    let logic: Vec<&str> = summary["findings"]
+        .as_object()
+        .expect("findings")
+        .iter()
+        .filter(|(sig, _)| ["partition:", "rewrite:", "metamorphic:"].iter().any(|p| sig.starts_with(p)))
+        .map(|(_, dir)| dir.as_str().expect("folder"))
+        .collect();
+    assert!(!logic.is_empty(), "no logic bug in {}", summary["findings"]);
+    let case: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(format!("{}/case.json", logic[0])).expect("case.json"))
+            .expect("JSON");
+    assert!(!case["followups"].as_array().expect("followups").is_empty(), "a group keeps all its queries");
+    assert!(case["broken"].as_str().is_some_and(|w| !w.is_empty()), "the report states the relation");
+    let replay = graphlancer(&["replay", logic[0]]);
+    assert_eq!(replay.status.code(), Some(0), "{} {}", String::from_utf8_lossy(&replay.stdout), stderr(&replay));
 }
 
 #[test]

@@ -25,7 +25,13 @@ fn children(pid: u32) -> Vec<u32> {
 fn engine_process(campaign: &mut Child, not: Option<u32>) -> u32 {
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
-        assert!(campaign.try_wait().expect("wait").is_none(), "the campaign ended before the fault");
+        if let Some(status) = campaign.try_wait().expect("wait") {
+            let mut err = String::new();
+            if let Some(mut e) = campaign.stderr.take() {
+                let _ = std::io::Read::read_to_string(&mut e, &mut err);
+            }
+            panic!("the campaign ended ({status}) before the fault: {err}");
+        }
         if let Some(p) = children(campaign.id()).into_iter().find(|p| Some(*p) != not) {
             return p;
         }

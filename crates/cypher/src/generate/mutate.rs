@@ -234,3 +234,19 @@ impl Query {
         keys
     }
 }
+
+impl Generator<'_> {
+    /// A WHERE predicate over the variables `scope`, as the generator would
+    /// write one there, taking any new variable names from `names`: what the
+    /// partitioning, rewrite and metamorphic oracles add to a query.
+    pub fn predicate_over(&self, scope: &[crate::types::Var], names: &mut Names, rng: &mut CaseRng) -> Expr {
+        let mut b = Builder::new(self, rng);
+        b.names = names.clone();
+        for v in scope {
+            b.scope.bind(v.clone());
+        }
+        let e = b.predicate();
+        *names = b.names;
+        e
+    }
+}

@@ -268,12 +268,26 @@ impl FalkorDb {
                 Err(DecodeError::UnknownId) => {
                     return Err(EngineError::Protocol { engine: ENGINE, detail: "reply names an unknown id".into() });
                 }
-                Err(DecodeError::Malformed(m)) => {
-                    return Ok(Outcome::Error { class: ErrorClass::Unsupported, message: m });
-                }
+                Err(DecodeError::Malformed(m)) => return Ok(Outcome::Undecodable { message: m }),
             }
         }
         unreachable!("the loop returns on its second attempt")
+    }
+
+    /// Puts the graph back; a managed server that died meanwhile (between
+    /// queries, or while the graph was being restored) gets one restart.
+    fn restore_or_restart(&mut self) -> Result<(), EngineError> {
+        match (self.restore(), self.server.as_mut()) {
+            (Ok(()), _) => Ok(()),
+            (Err(_), Some(server)) => {
+                server.restart()?;
+                self.address = server.address();
+                self.conn = open_connection(&self.address)?;
+                self.row_cap = None;
+                self.restore()
+            }
+            (Err(e), None) => Err(e),
+        }
     }
 
     /// After the connection broke: bring a server back, reload, and say what happened.
@@ -357,18 +371,7 @@ impl Engine for FalkorDb {
 
     fn load(&mut self, graph: &Graph) -> Result<(), EngineError> {
         self.graph = Some(graph.clone());
-        match (self.restore(), self.server.as_mut()) {
-            (Ok(()), _) => Ok(()),
-            // A managed server that died between queries gets one restart.
-            (Err(_), Some(server)) => {
-                server.restart()?;
-                self.address = server.address();
-                self.conn = open_connection(&self.address)?;
-                self.row_cap = None;
-                self.restore()
-            }
-            (Err(e), None) => Err(e),
-        }
+        self.restore_or_restart()
     }
 
     fn execute(&mut self, query: &str, opts: &ExecOptions) -> Result<Outcome, EngineError> {
@@ -398,7 +401,7 @@ impl Engine for FalkorDb {
             other => other,
         };
         if may_write(query) {
-            self.restore()?;
+            self.restore_or_restart()?;
         }
         Ok(outcome)
     }

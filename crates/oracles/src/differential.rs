@@ -1,0 +1,216 @@
+//! The differential oracle (GDsmith): one query on several engines, versions
+//! or settings. Rows are compared canonically; a query one engine answers
+//! and another refuses is a finding. Two refusals are not compared (classes
+//! come from each engine's own wording); crashes and hangs are the crash
+//! oracle's, and answers graphlancer could not read are nobody's finding.
+
+use graphlancer_cypher::check::result_types;
+use graphlancer_engines::Outcome;
+use graphlancer_model::{CaseRng, Comparison, Difference, ResultSet, RowOrder, Tolerance, Value, compare};
+
+use crate::oracle::{BuildCx, CaseQuery, Finding, JudgeCx, Oracle, OracleKind, TestCase, Verdict};
+use crate::reduce::{column_kinds, shape};
+use crate::signature::{Fault, Signature, normalize};
+
+/// Answers compared across engines.
+pub struct Differential;
+
+impl Oracle for Differential {
+    fn kind(&self) -> OracleKind {
+        OracleKind::Differential
+    }
+
+    fn adds_queries(&self) -> bool {
+        false
+    }
+
+    fn build(
+        &self,
+        source: &graphlancer_cypher::Generated,
+        cx: &BuildCx<'_, '_>,
+        _: &mut CaseRng,
+    ) -> Result<TestCase, &'static str> {
+        if cx.engines < 2 {
+            return Err("one engine");
+        }
+        Ok(TestCase::single("differential", CaseQuery::source(source)))
+    }
+
+    fn judge(&self, cx: &JudgeCx<'_>, case: &TestCase, outcomes: &[Vec<Outcome>]) -> Verdict {
+        let (Some(query), Some(outcomes)) = (case.queries.first(), outcomes.first()) else { return Verdict::Pass };
+        if outcomes.len() < 2 {
+            return Verdict::Pass;
+        }
+        let order = query.order_columns.as_ref().map_or(RowOrder::Bag, |keys| RowOrder::SortedBy(keys.clone()));
+        let (first_name, first) = (&cx.names[0], &outcomes[0]);
+        let clause_shape = || Some(shape(&query.ast));
+        for (name, other) in cx.names.iter().zip(outcomes).skip(1) {
+            let found = |fault: Fault, shape: Option<String>, summary: String| {
+                Verdict::Finding(Finding {
+                    signature: Signature {
+                        oracle: OracleKind::Differential,
+                        engines: vec![first_name.clone(), name.clone()],
+                        fault,
+                        shape,
+                    },
+                    summary,
+                    relation: None,
+                    query: None,
+                })
+            };
+            match (first, other) {
+                (Outcome::Rows(a), Outcome::Rows(b)) => {
+                    if let Comparison::Differ(d) = compare(a, b, &order, Tolerance::default()) {
+                        let (fault, shape) = match &d {
+                            Difference::ColumnCount { .. } => (Fault::ColumnCount, clause_shape()),
+                            Difference::Rows { .. } if a.rows.len() != b.rows.len() => {
+                                (Fault::RowCount, clause_shape())
+                            }
+                            // Same number of rows: name the columns whose values
+                            // differ by what computes them, which groups one
+                            // fault's many queries under one signature.
+                            Difference::Rows { .. } => {
+                                let types = result_types(&query.ast, cx.schema).unwrap_or_default();
+                                let kinds = column_kinds(&query.ast, &types);
+                                (Fault::Values { columns: differing_columns(a, b, &kinds) }, None)
+                            }
+                            Difference::Order { .. } => (Fault::Order, clause_shape()),
+                        };
+                        let summary = format!("{first_name} and {name} return different results ({fault})");
+                        return found(fault, shape, summary);
+                    }
+                }
+                (Outcome::Rows(_), Outcome::Error { class, message })
+                | (Outcome::Error { class, message }, Outcome::Rows(_)) => {
+                    let refusing = if matches!(first, Outcome::Error { .. }) { first_name } else { name };
+                    return found(
+                        Fault::Refused { engine: refusing.clone(), message: normalize(message) },
+                        None,
+                        format!("{refusing} refuses ({}) a query the other engine answers", class.name()),
+                    );
+                }
+                _ => {}
+            }
+        }
+        Verdict::Pass
+    }
+}
+
+/// The kinds of the columns whose values differ as multisets.
+fn differing_columns(a: &ResultSet, b: &ResultSet, kinds: &[String]) -> String {
+    let column = |r: &ResultSet, j: usize| {
+        ResultSet::new(
+            vec![String::new()],
+            r.rows.iter().map(|row| vec![row.get(j).cloned().unwrap_or(Value::Null)]).collect(),
+        )
+    };
+    let mut differing: Vec<String> = (0..a.columns.len().max(b.columns.len()))
+        .filter(|&j| compare(&column(a, j), &column(b, j), &RowOrder::Bag, Tolerance::default()) != Comparison::Equal)
+        .map(|j| kinds.get(j).cloned().unwrap_or_else(|| "column".into()))
+        .collect();
+    differing.sort();
+    differing.dedup();
+    if differing.is_empty() { "combination".into() } else { differing.join("+") }
+}
+
+#[cfg(test)]
+mod tests {
+    use graphlancer_cypher::ast::{Clause, Expr, Projection, Query, SingleQuery};
+    use graphlancer_engines::{ErrorClass, Outcome};
+    use graphlancer_model::{ResultSet, Schema, Value};
+
+    use crate::crash::Crash;
+    use crate::oracle::{CaseQuery, Finding, JudgeCx, Oracle, TestCase, Verdict};
+
+    use super::Differential;
+
+    fn rows(v: &[i64]) -> Outcome {
+        Outcome::Rows(ResultSet::new(vec!["x".into()], v.iter().map(|i| vec![Value::Int(*i)]).collect()))
+    }
+
+    /// `MATCH ... RETURN` with the given items, ordered by column 0 when `ordered`.
+    fn case(items: Vec<(Expr, String)>, order: Option<Vec<usize>>) -> TestCase {
+        let ret = Projection {
+            distinct: false,
+            star: false,
+            items,
+            predicate: None,
+            order_by: Vec::new(),
+            skip: None,
+            limit: None,
+        };
+        let m = Clause::Match { optional: false, patterns: Vec::new(), guard: None, predicate: None };
+        let ast = Query { parts: vec![SingleQuery { clauses: vec![m, Clause::Return(ret)] }], union_all: false };
+        TestCase::single("differential", CaseQuery::new("source", ast, order))
+    }
+
+    fn plain() -> TestCase {
+        case(vec![(Expr::var("x"), "x".into())], None)
+    }
+
+    fn judge(oracle: &dyn Oracle, names: &[&str], case: &TestCase, outcomes: &[Outcome]) -> Verdict {
+        let names: Vec<String> = names.iter().map(|s| (*s).to_owned()).collect();
+        let schema =
+            Schema::generate(&graphlancer_model::SchemaConfig::default(), &mut graphlancer_model::derive_rng(0, &[0]));
+        oracle.judge(&JudgeCx { names: &names, schema: &schema }, case, &[outcomes.to_vec()])
+    }
+
+    fn signature(v: &Verdict) -> String {
+        match v {
+            Verdict::Finding(Finding { signature, .. }) => signature.to_string(),
+            other => format!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn equal_bags_pass_and_different_ones_do_not() {
+        let ab = ["a", "b"];
+        assert_eq!(judge(&Differential, &ab, &plain(), &[rows(&[1, 2]), rows(&[2, 1])]), Verdict::Pass);
+        let v = judge(&Differential, &ab, &plain(), &[rows(&[1, 2]), rows(&[1])]);
+        assert_eq!(signature(&v), "differential:a|b:row-count:MATCH,RETURN");
+        let ordered = case(vec![(Expr::var("x"), "x".into())], Some(vec![0]));
+        let v = judge(&Differential, &ab, &ordered, &[rows(&[1, 2]), rows(&[2, 1])]);
+        assert_eq!(signature(&v), "differential:a|b:order:MATCH,RETURN");
+    }
+
+    #[test]
+    fn same_row_count_names_the_differing_columns() {
+        let two = |a: i64, b: i64| {
+            Outcome::Rows(ResultSet::new(vec!["x".into(), "y".into()], vec![vec![Value::Int(a), Value::Int(b)]]))
+        };
+        let items = vec![
+            (Expr::Literal(Value::Int(1)), "x".into()),
+            (Expr::Function("startNode".into(), vec![Expr::var("r")]), "y".into()),
+        ];
+        let v = judge(&Differential, &["a", "b"], &case(items, None), &[two(1, 2), two(1, 3)]);
+        assert_eq!(signature(&v), "differential:a|b:values:fn:startNode");
+    }
+
+    #[test]
+    fn refusals_crashes_and_internal_errors() {
+        let ab = ["a", "b"];
+        let refused = Outcome::Error { class: ErrorClass::Runtime, message: "Unable to resolve 'n19' at 3".into() };
+        let v = judge(&Differential, &ab, &plain(), &[rows(&[1]), refused.clone()]);
+        assert_eq!(signature(&v), "differential:a|b:refused:b:Unable to resolve '…' at #");
+        assert_eq!(judge(&Differential, &ab, &plain(), &[refused.clone(), refused]), Verdict::Pass);
+        let crash = Outcome::Crash { message: "gone".into() };
+        let v = judge(&Crash, &ab, &plain(), &[rows(&[1]), crash.clone()]);
+        assert_eq!(signature(&v), "crash:b:crash:MATCH,RETURN");
+        assert_eq!(judge(&Differential, &ab, &plain(), &[rows(&[1]), crash]), Verdict::Pass);
+        let internal = Outcome::Error { class: ErrorClass::Internal, message: "Node 27 gone".into() };
+        assert!(matches!(judge(&Crash, &["a"], &plain(), std::slice::from_ref(&internal)), Verdict::Finding(_)));
+        // The same fault on both engines names both.
+        let v = judge(&Crash, &ab, &plain(), &[internal.clone(), internal]);
+        assert_eq!(signature(&v), "crash:a+b:internal-error:Node # gone");
+    }
+
+    #[test]
+    fn answers_graphlancer_cannot_read_are_never_findings() {
+        let ab = ["a", "b"];
+        let unread = Outcome::Undecodable { message: "a point value".into() };
+        for oracle in [&Differential as &dyn Oracle, &Crash, &crate::error::UnexpectedError] {
+            assert_eq!(judge(oracle, &ab, &plain(), &[rows(&[1]), unread.clone()]), Verdict::Pass);
+            assert_eq!(judge(oracle, &ab, &plain(), &[unread.clone(), rows(&[1])]), Verdict::Pass);
+        }
+    }
+}

@@ -1,0 +1,53 @@
+//! The unexpected-error oracle: the generator promises queries every engine
+//! of the profile accepts, so a syntax, semantic or unsupported error on one
+//! is a finding: a generator defect or an engine bug, which triage tells.
+//! Runtime errors (division by zero, overflow on data) are answers, not
+//! findings: whether they happen depends on the data.
+
+use graphlancer_engines::{ErrorClass, Outcome};
+use graphlancer_model::CaseRng;
+
+use crate::crash::judge_each;
+use crate::oracle::{BuildCx, CaseQuery, JudgeCx, Oracle, OracleKind, TestCase, Verdict};
+use crate::signature::{Fault, normalize};
+
+/// Errors a valid query must not draw.
+pub struct UnexpectedError;
+
+fn fault(o: &Outcome) -> Option<Fault> {
+    match o {
+        Outcome::Error {
+            class: class @ (ErrorClass::Syntax | ErrorClass::Semantic | ErrorClass::Unsupported),
+            message,
+        } => Some(Fault::UnexpectedError { class: class.name().to_owned(), message: normalize(message) }),
+        _ => None,
+    }
+}
+
+impl Oracle for UnexpectedError {
+    fn kind(&self) -> OracleKind {
+        OracleKind::Error
+    }
+
+    fn per_query(&self) -> bool {
+        true
+    }
+
+    fn build(
+        &self,
+        source: &graphlancer_cypher::Generated,
+        _: &BuildCx<'_, '_>,
+        _: &mut CaseRng,
+    ) -> Result<TestCase, &'static str> {
+        Ok(TestCase::single("error", CaseQuery::source(source)))
+    }
+
+    fn judge(&self, cx: &JudgeCx<'_>, case: &TestCase, outcomes: &[Vec<Outcome>]) -> Verdict {
+        judge_each(OracleKind::Error, cx, case, outcomes, fault, |f| match f {
+            Fault::UnexpectedError { class, .. } => {
+                format!("{class} error on a query the dialect profile says the engine accepts")
+            }
+            other => other.to_string(),
+        })
+    }
+}

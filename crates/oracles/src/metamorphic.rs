@@ -1,0 +1,350 @@
+//! GAMERA's graph-aware metamorphic relations (elementary and compound),
+//! with patterns drawn for each case from the graph and the schema: anchor
+//! nodes by `gid`, relationship types, directions, hop counts and extra
+//! predicates from the typed generator.
+//!
+//! Each relation, why it holds, and what it assumes:
+//! - `symmetry` (GAMERA's spouse relation): an undirected pattern matches a
+//!   relationship from both ends, so the bag of `(a, b)` pairs it binds
+//!   equals the bag of `(b, a)` pairs. Holds whatever the engine's
+//!   relationship-uniqueness rule, since the pattern has one hop.
+//! - `k-hop` (ancestor/descendant, k-hop neighbours in and out): a path of
+//!   k typed, directed hops read from its end binds the same pairs; reading
+//!   backwards changes no uniqueness rule, since the same relationships are
+//!   matched either way.
+//! - `type-union` (edge-property variant, heterogeneous edges): one hop of
+//!   `:T1|T2` matches exactly the relationships of `:T1` and those of `:T2`,
+//!   so the counts add up.
+//! - `path-product` (path count through a transit node): the paths
+//!   `(a)-[:T1]->(m)-[:T2]->(b)` through a fixed `m` pair every way into `m`
+//!   with every way out of it, so their count is the product of the two
+//!   halves' counts. Assumes the two relationships can never be the same one
+//!   (otherwise relationship uniqueness would remove pairs): T1 differs from
+//!   T2, or `m` has no self-loop of that type.
+//!
+//! Every relationship is named and referenced (`r IS NOT NULL`), since an
+//! engine may fold parallel relationships it is not asked about.
+
+use graphlancer_cypher::Generated;
+use graphlancer_cypher::ast::{
+    BinOp, Clause, Direction, Expr, NodePattern, PathPattern, Projection, Query, RelPattern, SingleQuery,
+};
+use graphlancer_cypher::types::{Ty, Var};
+use graphlancer_cypher::{Feature, context::Names};
+use graphlancer_engines::Outcome;
+use graphlancer_model::{CaseRng, Comparison, ID_PROPERTY, ResultSet, RowOrder, Tolerance, Value, compare};
+use rand::Rng;
+
+use crate::oracle::{BuildCx, CaseQuery, JudgeCx, Oracle, OracleKind, TestCase, Verdict};
+use crate::relation::{NO_ROWS, broken, rows_of};
+
+/// GAMERA's relations.
+pub struct Metamorphic;
+
+/// The relations, by name.
+const RELATIONS: [&str; 4] = ["symmetry", "k-hop", "type-union", "path-product"];
+
+impl Oracle for Metamorphic {
+    fn kind(&self) -> OracleKind {
+        OracleKind::Metamorphic
+    }
+
+    fn build(&self, _: &Generated, cx: &BuildCx<'_, '_>, rng: &mut CaseRng) -> Result<TestCase, &'static str> {
+        if cx.graph.nodes.is_empty() || cx.graph.relationships.is_empty() || cx.graph.schema.rel_types.is_empty() {
+            return Err("an empty graph");
+        }
+        let mut b = Draw { cx, rng, names: Names::default() };
+        let start = b.rng.random_range(0..RELATIONS.len());
+        for k in 0..RELATIONS.len() {
+            let name = RELATIONS[(start + k) % RELATIONS.len()];
+            let queries = match name {
+                "symmetry" => b.symmetry(),
+                "k-hop" => b.k_hop(),
+                "type-union" => b.type_union(),
+                _ => b.path_product(),
+            };
+            if let Some(queries) = queries {
+                return Ok(TestCase { relation: format!("metamorphic:{name}"), queries });
+            }
+        }
+        Err("no relation applies to this profile and graph")
+    }
+
+    fn judge(&self, cx: &JudgeCx<'_>, case: &TestCase, outcomes: &[Vec<Outcome>]) -> Verdict {
+        let name = case.relation.strip_prefix("metamorphic:").unwrap_or(&case.relation);
+        for (e, engine) in cx.names.iter().enumerate() {
+            let Some(rows) = rows_of(outcomes, e) else { return NO_ROWS };
+            let held = match (name, rows.as_slice()) {
+                ("symmetry", [pairs]) => same(pairs, &swapped(pairs)),
+                ("k-hop", [forward, backward]) => same(forward, backward),
+                ("type-union", [both, one, other]) => match (count(both), count(one), count(other)) {
+                    (Some(b), Some(x), Some(y)) => b == x + y,
+                    _ => return Verdict::Skip("a count that is not one integer"),
+                },
+                ("path-product", [through, into, out]) => match (count(through), count(into), count(out)) {
+                    (Some(t), Some(i), Some(o)) => i.checked_mul(o) == Some(t),
+                    _ => return Verdict::Skip("a count that is not one integer"),
+                },
+                _ => return Verdict::Skip("a group of another size"),
+            };
+            if !held {
+                let shown: Vec<String> = rows.iter().map(|r| summarize(r)).collect();
+                return broken(
+                    OracleKind::Metamorphic,
+                    engine,
+                    name,
+                    "violated",
+                    None,
+                    format!("{engine}: the {name} relation does not hold ({})", shown.join(" / ")),
+                    words(name).to_owned(),
+                );
+            }
+        }
+        Verdict::Pass
+    }
+}
+
+/// The relation in words a maintainer reads.
+fn words(name: &str) -> &'static str {
+    match name {
+        "symmetry" => {
+            "An undirected pattern matches each relationship from both of its ends, so every pair (a, b) it \
+             returns must come back as often as the pair (b, a)."
+        }
+        "k-hop" => {
+            "A directed path pattern read from its other end, with every direction flipped, matches the same \
+             paths, so both queries must return the same pairs."
+        }
+        "type-union" => {
+            "A relationship of type T1|T2 is of type T1 or of type T2 and never both, so the first count must \
+             be the sum of the other two."
+        }
+        _ => {
+            "Every path (a)-[:T1]->(m)-[:T2]->(b) through the fixed node m joins one way into m with one way \
+             out of it, and the two relationships can never be the same one, so the first count must be the \
+             product of the other two."
+        }
+    }
+}
+
+fn same(a: &ResultSet, b: &ResultSet) -> bool {
+    compare(a, b, &RowOrder::Bag, Tolerance::default()) == Comparison::Equal
+}
+
+fn swapped(r: &ResultSet) -> ResultSet {
+    ResultSet::new(r.columns.clone(), r.rows.iter().map(|row| row.iter().rev().cloned().collect()).collect())
+}
+
+fn count(r: &ResultSet) -> Option<i64> {
+    match r.scalar() {
+        Some(Value::Int(n)) => Some(*n),
+        _ => None,
+    }
+}
+
+fn summarize(r: &ResultSet) -> String {
+    match r.scalar() {
+        Some(v) if r.rows.len() == 1 => v.to_string(),
+        _ => format!("{} rows", r.rows.len()),
+    }
+}
+
+/// Draws the patterns of one case.
+struct Draw<'a, 'b, 'g, 'r> {
+    cx: &'a BuildCx<'b, 'g>,
+    rng: &'r mut CaseRng,
+    names: Names,
+}
+
+impl Draw<'_, '_, '_, '_> {
+    fn has(&self, f: Feature) -> bool {
+        self.cx.profile.has(f)
+    }
+
+    fn rel_type(&mut self) -> String {
+        let types = &self.cx.graph.schema.rel_types;
+        types[self.rng.random_range(0..types.len())].name.clone()
+    }
+
+    fn anchor(&mut self) -> i64 {
+        let nodes = &self.cx.graph.nodes;
+        nodes[self.rng.random_range(0..nodes.len())].id
+    }
+
+    fn node(&mut self, prefix: &str) -> (String, NodePattern) {
+        let name = self.names.fresh(prefix);
+        (name.clone(), NodePattern { variable: Some(name), labels: Vec::new(), properties: Vec::new() })
+    }
+
+    fn rel(&mut self, types: Vec<String>, direction: Direction) -> (String, RelPattern) {
+        let name = self.names.fresh("r");
+        let r = RelPattern { variable: Some(name.clone()), types, direction, length: None, properties: Vec::new() };
+        (name, r)
+    }
+
+    /// `v.gid = id`.
+    fn is(v: &str, id: i64) -> Expr {
+        Expr::binary(BinOp::Eq, Expr::Property(Box::new(Expr::var(v)), ID_PROPERTY.into()), Expr::lit(Value::Int(id)))
+    }
+
+    fn gid(v: &str) -> Expr {
+        Expr::Property(Box::new(Expr::var(v)), ID_PROPERTY.into())
+    }
+
+    /// Sometimes an extra predicate on `v` from the generator, sometimes an anchor.
+    fn condition(&mut self, v: &str) -> Option<Expr> {
+        match self.rng.random_range(0..3) {
+            0 => None,
+            1 => Some(Self::is(v, self.anchor())),
+            _ => {
+                let var = Var::new(v.to_owned(), Ty::Node);
+                Some(self.cx.generator.predicate_over(&[var], &mut self.names, self.rng))
+            }
+        }
+    }
+
+    /// `MATCH pattern WHERE guard AND predicate RETURN items`.
+    fn query(
+        &self,
+        pattern: PathPattern,
+        rels: &[String],
+        predicate: Option<Expr>,
+        items: Vec<(Expr, String)>,
+    ) -> Query {
+        let guard = rels
+            .iter()
+            .map(|r| Expr::IsNull { expr: Box::new(Expr::var(r)), negated: true })
+            .reduce(|a, b| Expr::binary(BinOp::And, a, b));
+        let ret = Projection {
+            distinct: false,
+            star: false,
+            items,
+            predicate: None,
+            order_by: Vec::new(),
+            skip: None,
+            limit: None,
+        };
+        let clauses =
+            vec![Clause::Match { optional: false, patterns: vec![pattern], guard, predicate }, Clause::Return(ret)];
+        Query { parts: vec![SingleQuery { clauses }], union_all: false }
+    }
+
+    fn count_item() -> Vec<(Expr, String)> {
+        vec![(Expr::Aggregate { name: "count".into(), distinct: false, arg: None }, "c".into())]
+    }
+
+    fn symmetry(&mut self) -> Option<Vec<CaseQuery>> {
+        if !self.has(Feature::RelUndirected) {
+            return None;
+        }
+        let (a, na) = self.node("n");
+        let (b, nb) = self.node("n");
+        let t = self.rel_type();
+        let (r, rel) = self.rel(vec![t], Direction::Both);
+        let pattern = PathPattern { name: None, start: na, hops: vec![(rel, nb)] };
+        let items = vec![(Self::gid(&a), "x".into()), (Self::gid(&b), "y".into())];
+        let q = self.query(pattern, &[r], None, items);
+        Some(vec![CaseQuery::new("pairs", q, None)])
+    }
+
+    fn k_hop(&mut self) -> Option<Vec<CaseQuery>> {
+        let k = self.rng.random_range(1..=3);
+        let (a, start) = self.node("n");
+        let mut hops = Vec::new();
+        let mut rels = Vec::new();
+        let mut last = a.clone();
+        for _ in 0..k {
+            let t = self.rel_type();
+            let dir = if self.rng.random_bool(0.5) { Direction::Out } else { Direction::In };
+            let (r, rel) = self.rel(vec![t], dir);
+            let (n, node) = self.node("n");
+            rels.push(r);
+            hops.push((rel, node));
+            last = n;
+        }
+        let forward = PathPattern { name: None, start: start.clone(), hops: hops.clone() };
+        // Read from the end: nodes reversed, relationships reversed and flipped.
+        let mut nodes: Vec<NodePattern> = std::iter::once(start).chain(hops.iter().map(|(_, n)| n.clone())).collect();
+        let mut rs: Vec<RelPattern> = hops.into_iter().map(|(r, _)| r).collect();
+        nodes.reverse();
+        rs.reverse();
+        for r in &mut rs {
+            r.direction = if r.direction == Direction::Out { Direction::In } else { Direction::Out };
+        }
+        let mut nodes = nodes.into_iter();
+        let backward_start = nodes.next()?;
+        let backward = PathPattern { name: None, start: backward_start, hops: rs.into_iter().zip(nodes).collect() };
+        let predicate = match (self.condition(&a), self.condition(&last)) {
+            (Some(x), Some(y)) => Some(Expr::binary(BinOp::And, x, y)),
+            (x, y) => x.or(y),
+        };
+        let items = || vec![(Self::gid(&a), "x".to_owned()), (Self::gid(&last), "y".to_owned())];
+        let q1 = self.query(forward, &rels, predicate.clone(), items());
+        let q2 = self.query(backward, &rels, predicate, items());
+        Some(vec![CaseQuery::new("forward", q1, None), CaseQuery::new("backward", q2, None)])
+    }
+
+    fn type_union(&mut self) -> Option<Vec<CaseQuery>> {
+        if !self.has(Feature::RelTypeAlternatives) || self.cx.graph.schema.rel_types.len() < 2 {
+            return None;
+        }
+        let t1 = self.rel_type();
+        let t2 = self.rel_type();
+        if t1 == t2 {
+            return None;
+        }
+        let dir = [Direction::Out, Direction::In, Direction::Both][self.rng.random_range(0..3)];
+        if dir == Direction::Both && !self.has(Feature::RelUndirected) {
+            return None;
+        }
+        let (a, na) = self.node("n");
+        let (_, nb) = self.node("n");
+        let predicate = self.condition(&a);
+        let one = |types: Vec<String>, role: &str, s: &mut Self| {
+            let (r, rel) = s.rel(types, dir);
+            let pattern = PathPattern { name: None, start: na.clone(), hops: vec![(rel, nb.clone())] };
+            CaseQuery::new(role, s.query(pattern, &[r], predicate.clone(), Self::count_item()), None)
+        };
+        Some(vec![
+            one(vec![t1.clone(), t2.clone()], "T1|T2", self),
+            one(vec![t1], "T1", self),
+            one(vec![t2], "T2", self),
+        ])
+    }
+
+    fn path_product(&mut self) -> Option<Vec<CaseQuery>> {
+        let m_id = self.anchor();
+        let (t1, t2) = (self.rel_type(), self.rel_type());
+        let self_loop =
+            self.cx.graph.relationships.iter().any(|r| r.start == m_id && r.end == m_id && r.rel_type == t1);
+        if t1 == t2 && self_loop {
+            return None;
+        }
+        let (a, na) = self.node("n");
+        let (m, nm) = self.node("n");
+        let (b, nb) = self.node("n");
+        let (pa, pb) = (self.condition(&a), self.condition(&b));
+        let (r1, rel1) = self.rel(vec![t1], Direction::Out);
+        let (r2, rel2) = self.rel(vec![t2], Direction::Out);
+        let at_m = Self::is(&m, m_id);
+        let all = |extra: Vec<Option<Expr>>| {
+            extra.into_iter().flatten().fold(at_m.clone(), |acc, e| Expr::binary(BinOp::And, acc, e))
+        };
+        let through = PathPattern {
+            name: None,
+            start: na.clone(),
+            hops: vec![(rel1.clone(), nm.clone()), (rel2.clone(), nb.clone())],
+        };
+        let into = PathPattern { name: None, start: na, hops: vec![(rel1, nm.clone())] };
+        let out = PathPattern { name: None, start: nm, hops: vec![(rel2, nb)] };
+        let q1 =
+            self.query(through, &[r1.clone(), r2.clone()], Some(all(vec![pa.clone(), pb.clone()])), Self::count_item());
+        let q2 = self.query(into, &[r1], Some(all(vec![pa])), Self::count_item());
+        let q3 = self.query(out, &[r2], Some(all(vec![pb])), Self::count_item());
+        Some(vec![
+            CaseQuery::new("through m", q1, None),
+            CaseQuery::new("into m", q2, None),
+            CaseQuery::new("out of m", q3, None),
+        ])
+    }
+}

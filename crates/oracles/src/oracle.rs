@@ -1,0 +1,210 @@
+//! The oracle contract, after SQLancer's test oracles: an oracle builds its
+//! own test case (one query, or a group of queries bound by a relation) from
+//! a generated query and the graph, and judges every engine's outcomes on it.
+//! The campaign loop only schedules, runs, counts, confirms, reduces and
+//! records; adding an oracle is one file and one line in [`oracle`].
+
+use graphlancer_cypher::ast::Query;
+use graphlancer_cypher::{DialectProfile, Generated, Generator};
+use graphlancer_engines::Outcome;
+use graphlancer_model::{CaseRng, Graph, Schema};
+use serde::{Deserialize, Serialize};
+
+use crate::signature::Signature;
+
+/// The oracles a campaign can run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OracleKind {
+    /// Compare one query's answers across engines, versions or settings.
+    Differential,
+    /// Crashes, hangs and internal errors on valid queries.
+    Crash,
+    /// Syntax, semantic and unsupported errors on queries the profile promises.
+    Error,
+    /// Ternary logic partitioning: Q against Q∧p, Q∧¬p, Q∧(p IS NULL).
+    Partition,
+    /// Equivalent and subset rewrites of a generated query.
+    Rewrite,
+    /// GAMERA's graph-aware metamorphic relations.
+    Metamorphic,
+}
+
+impl OracleKind {
+    /// Every oracle, in the order verdicts are asked for: a crashed engine
+    /// has no answer to compare, so the crash oracle speaks first.
+    pub const ALL: [OracleKind; 6] = [
+        OracleKind::Crash,
+        OracleKind::Error,
+        OracleKind::Differential,
+        OracleKind::Partition,
+        OracleKind::Rewrite,
+        OracleKind::Metamorphic,
+    ];
+
+    /// The oracle's name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            OracleKind::Differential => "differential",
+            OracleKind::Crash => "crash",
+            OracleKind::Error => "error",
+            OracleKind::Partition => "partition",
+            OracleKind::Rewrite => "rewrite",
+            OracleKind::Metamorphic => "metamorphic",
+        }
+    }
+
+    /// Whether the oracle reads row values (and so needs adapters to decode
+    /// them and queries to be deterministic).
+    pub fn reads_values(self) -> bool {
+        !matches!(self, OracleKind::Crash | OracleKind::Error)
+    }
+}
+
+impl std::str::FromStr for OracleKind {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        OracleKind::ALL.into_iter().find(|k| k.name() == s).ok_or_else(|| {
+            let known: Vec<&str> = OracleKind::ALL.iter().map(|k| k.name()).collect();
+            format!("unknown oracle '{s}' (known: {})", known.join(", "))
+        })
+    }
+}
+
+impl std::fmt::Display for OracleKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// One query of a test case.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CaseQuery {
+    /// What the query is in its group, e.g. `source`, `p`, `NOT p`.
+    pub role: String,
+    /// The text sent to the engines.
+    pub text: String,
+    /// The AST.
+    pub ast: Query,
+    /// Result columns an ORDER BY fixes; `None` for a bag.
+    pub order_columns: Option<Vec<usize>>,
+}
+
+impl CaseQuery {
+    /// A query rendered from its AST.
+    pub fn new(role: &str, ast: Query, order_columns: Option<Vec<usize>>) -> Self {
+        Self { role: role.to_owned(), text: graphlancer_cypher::render(&ast), ast, order_columns }
+    }
+
+    /// The generated query itself.
+    pub fn source(g: &Generated) -> Self {
+        Self {
+            role: "source".into(),
+            text: g.text.clone(),
+            ast: g.query.clone(),
+            order_columns: g.order_columns.clone(),
+        }
+    }
+}
+
+/// The queries an oracle runs and judges together.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TestCase {
+    /// The relation, by name (`partition`, `rewrite:reverse-direction`, ...);
+    /// skips and findings are counted under it.
+    pub relation: String,
+    /// The queries, each run on every engine.
+    pub queries: Vec<CaseQuery>,
+}
+
+impl TestCase {
+    /// A case of one query.
+    pub fn single(relation: &str, query: CaseQuery) -> Self {
+        Self { relation: relation.to_owned(), queries: vec![query] }
+    }
+}
+
+/// Something wrong, as an oracle states it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    /// Dedup key.
+    pub signature: Signature,
+    /// One line for people.
+    pub summary: String,
+    /// The relation that was broken, in words a maintainer understands.
+    pub relation: Option<String>,
+    /// For an oracle that judges queries one by one: the query of the case
+    /// that showed it (the finding is then that query alone).
+    pub query: Option<usize>,
+}
+
+/// What an oracle concluded about one test case.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    /// Nothing wrong.
+    Pass,
+    /// The case cannot be judged (a query of the group failed for a reason
+    /// that says nothing about the relation); counted by reason.
+    Skip(&'static str),
+    /// Something is wrong.
+    Finding(Finding),
+}
+
+/// What an oracle may use to build a test case.
+pub struct BuildCx<'a, 'g> {
+    /// The generator of this graph and profile.
+    pub generator: &'a Generator<'g>,
+    /// The graph the engines hold.
+    pub graph: &'a Graph,
+    /// The profile generated from: the assumptions a relation needs.
+    pub profile: &'a DialectProfile,
+    /// How many engines run the case.
+    pub engines: usize,
+}
+
+/// What an oracle judges with.
+pub struct JudgeCx<'a> {
+    /// The engines' names, in the order of each query's outcomes.
+    pub names: &'a [String],
+    /// The graph's schema (result types for signatures).
+    pub schema: &'a Schema,
+}
+
+/// A test oracle.
+pub trait Oracle {
+    /// Which oracle this is.
+    fn kind(&self) -> OracleKind;
+
+    /// Whether it judges every query run, one at a time (crash, error),
+    /// rather than building test cases of its own.
+    fn per_query(&self) -> bool {
+        false
+    }
+
+    /// Whether its test cases run queries beyond the generated one. Such
+    /// oracles take turns by weight (one per generated query); the others
+    /// judge every generated query.
+    fn adds_queries(&self) -> bool {
+        true
+    }
+
+    /// Builds a test case from a generated query; `Err(reason)` when the
+    /// query does not suit the oracle (counted by reason).
+    fn build(&self, source: &Generated, cx: &BuildCx<'_, '_>, rng: &mut CaseRng) -> Result<TestCase, &'static str>;
+
+    /// Judges `outcomes[q][e]`: engine `e`'s outcome on query `q` of `case`.
+    fn judge(&self, cx: &JudgeCx<'_>, case: &TestCase, outcomes: &[Vec<Outcome>]) -> Verdict;
+}
+
+/// The registry: the oracle of each kind.
+pub fn oracle(kind: OracleKind) -> Box<dyn Oracle> {
+    match kind {
+        OracleKind::Crash => Box::new(crate::crash::Crash),
+        OracleKind::Error => Box::new(crate::error::UnexpectedError),
+        OracleKind::Differential => Box::new(crate::differential::Differential),
+        OracleKind::Partition => Box::new(crate::partition::Partition),
+        OracleKind::Rewrite => Box::new(crate::rewrite::Rewrite),
+        OracleKind::Metamorphic => Box::new(crate::metamorphic::Metamorphic),
+    }
+}

@@ -1,0 +1,326 @@
+//! Equivalent and subset rewrites of a generated query (after GRev,
+//! GraphGenie and Dinkel): the query and a rewrite of it must answer the
+//! same rows, or, where the rewrite drops a predicate, a superset of them.
+//!
+//! Why each holds, and what it assumes (the query reads only, and is
+//! deterministic; rows are compared as a bag unless the query fixes an order):
+//! - `inline-to-where`: `(v {k: e})` matches where `v.k = e` is true, so the
+//!   constraint moves into the clause's WHERE (in OPTIONAL MATCH the WHERE is
+//!   part of the pattern, so it holds there too). Not for variable-length
+//!   relationships, whose variable is a list.
+//! - `reverse-direction`: a path pattern read from its other end matches the
+//!   same relationships and binds the same variables. Not for named paths,
+//!   whose value would be reversed.
+//! - `tautology`: `q OR NOT q OR q IS NULL` is true for every q in ternary
+//!   logic, so ANDing it to a WHERE changes nothing.
+//! - `in-to-or`: `x IN [a, b]` has the value of `x = a OR x = b` in ternary
+//!   logic (false for the empty list).
+//! - `drop-predicate`: without a MATCH's WHERE more rows reach the clauses
+//!   after it; when every later clause handles rows one at a time (no
+//!   aggregation, SKIP or LIMIT), the answer can only grow: the original
+//!   rows must be a sub-bag of the new ones.
+
+use graphlancer_cypher::Generated;
+use graphlancer_cypher::ast::{BinOp, Clause, Expr, Query};
+use graphlancer_cypher::context::Names;
+use graphlancer_engines::Outcome;
+use graphlancer_model::{CaseRng, Comparison, Difference, RowOrder, Tolerance, compare};
+use rand::Rng;
+
+use crate::oracle::{BuildCx, CaseQuery, JudgeCx, Oracle, OracleKind, TestCase, Verdict};
+use crate::partition::writes;
+use crate::reduce::shape;
+use crate::relation::{NO_ROWS, broken, rows_of};
+
+/// Equivalent and subset rewrites.
+pub struct Rewrite;
+
+/// The rewrites, by name.
+const REWRITES: [&str; 5] = ["inline-to-where", "reverse-direction", "tautology", "in-to-or", "drop-predicate"];
+
+impl Oracle for Rewrite {
+    fn kind(&self) -> OracleKind {
+        OracleKind::Rewrite
+    }
+
+    fn build(&self, source: &Generated, cx: &BuildCx<'_, '_>, rng: &mut CaseRng) -> Result<TestCase, &'static str> {
+        let q = &source.query;
+        if q.parts.len() != 1 {
+            return Err("UNION");
+        }
+        if writes(q) {
+            return Err("the query writes");
+        }
+        let start = rng.random_range(0..REWRITES.len());
+        for k in 0..REWRITES.len() {
+            let name = REWRITES[(start + k) % REWRITES.len()];
+            let rewritten = match name {
+                "inline-to-where" => inline_to_where(source, rng),
+                "reverse-direction" => reverse_direction(q, rng),
+                "tautology" => tautology(source, cx, rng),
+                "in-to-or" => in_to_or(q),
+                _ => drop_predicate(q, rng),
+            };
+            if let Some(ast) = rewritten {
+                return Ok(TestCase {
+                    relation: format!("rewrite:{name}"),
+                    queries: vec![CaseQuery::source(source), CaseQuery::new(name, ast, source.order_columns.clone())],
+                });
+            }
+        }
+        Err("no rewrite applies")
+    }
+
+    fn judge(&self, cx: &JudgeCx<'_>, case: &TestCase, outcomes: &[Vec<Outcome>]) -> Verdict {
+        let name = case.relation.strip_prefix("rewrite:").unwrap_or(&case.relation);
+        let subset = name == "drop-predicate";
+        let order = match (&case.queries[0].order_columns, subset) {
+            (Some(keys), false) => RowOrder::SortedBy(keys.clone()),
+            _ => RowOrder::Bag,
+        };
+        for (e, engine) in cx.names.iter().enumerate() {
+            let Some(rows) = rows_of(outcomes, e) else { return NO_ROWS };
+            let [before, after] = rows.as_slice() else { return Verdict::Pass };
+            let how = match compare(before, after, &order, Tolerance::default()) {
+                Comparison::Equal => continue,
+                Comparison::Differ(Difference::Rows { only_left, .. }) if subset && only_left.is_empty() => continue,
+                Comparison::Differ(_) if subset => "not-superset",
+                Comparison::Differ(Difference::Rows { .. }) if before.rows.len() != after.rows.len() => "row-count",
+                Comparison::Differ(Difference::Order { .. }) => "order",
+                Comparison::Differ(_) => "values",
+            };
+            let words = if subset {
+                "Dropping a MATCH's WHERE lets more rows reach the clauses after it, which all handle rows one at \
+                 a time, so every row of the original answer must still be in the new one."
+                    .to_owned()
+            } else {
+                format!("The rewrite `{name}` is equivalent in openCypher, so both queries must answer the same rows.")
+            };
+            return broken(
+                OracleKind::Rewrite,
+                engine,
+                &case.relation,
+                how,
+                Some(shape(&case.queries[0].ast)),
+                format!(
+                    "{engine}: the rewrite {name} changes the answer ({} rows against {})",
+                    before.rows.len(),
+                    after.rows.len()
+                ),
+                words,
+            );
+        }
+        Verdict::Pass
+    }
+}
+
+fn and(a: Option<Expr>, b: Expr) -> Expr {
+    match a {
+        Some(a) => Expr::binary(BinOp::And, a, b),
+        None => b,
+    }
+}
+
+fn single(q: &Query) -> &[Clause] {
+    &q.parts[0].clauses
+}
+
+fn with_clauses(q: &Query, clauses: Vec<Clause>) -> Query {
+    let mut out = q.clone();
+    out.parts[0].clauses = clauses;
+    out
+}
+
+/// Whether some projection of the query is `*` (a new variable would show).
+fn has_star(q: &Query) -> bool {
+    single(q).iter().any(|c| matches!(c, Clause::With(p) | Clause::Return(p) if p.star))
+}
+
+fn inline_to_where(source: &Generated, rng: &mut CaseRng) -> Option<Query> {
+    let q = &source.query;
+    if has_star(q) {
+        return None;
+    }
+    let mut spots = Vec::new();
+    for (i, c) in single(q).iter().enumerate() {
+        let Clause::Match { patterns, .. } = c else { continue };
+        for (j, p) in patterns.iter().enumerate() {
+            if !p.start.properties.is_empty() {
+                spots.push((i, j, None));
+            }
+            for (h, (r, n)) in p.hops.iter().enumerate() {
+                if !r.properties.is_empty() && r.length.is_none() {
+                    spots.push((i, j, Some((h, true))));
+                }
+                if !n.properties.is_empty() {
+                    spots.push((i, j, Some((h, false))));
+                }
+            }
+        }
+    }
+    if spots.is_empty() {
+        return None;
+    }
+    let (i, j, at) = spots[rng.random_range(0..spots.len())];
+    let mut clauses = single(q).to_vec();
+    let mut names = Names::after(&source.text);
+    let Clause::Match { patterns, predicate, .. } = &mut clauses[i] else { return None };
+    let p = &mut patterns[j];
+    let (variable, props) = match at {
+        None => (&mut p.start.variable, &mut p.start.properties),
+        Some((h, true)) => {
+            let r = &mut p.hops[h].0;
+            (&mut r.variable, &mut r.properties)
+        }
+        Some((h, false)) => {
+            let n = &mut p.hops[h].1;
+            (&mut n.variable, &mut n.properties)
+        }
+    };
+    let name =
+        variable.get_or_insert_with(|| names.fresh(if matches!(at, Some((_, true))) { "r" } else { "n" })).clone();
+    let moved = std::mem::take(props);
+    let mut pred = predicate.take();
+    for (k, e) in moved {
+        pred = Some(and(pred, Expr::binary(BinOp::Eq, Expr::Property(Box::new(Expr::var(&name)), k), e)));
+    }
+    *predicate = pred;
+    Some(with_clauses(q, clauses))
+}
+
+fn reverse_direction(q: &Query, rng: &mut CaseRng) -> Option<Query> {
+    use graphlancer_cypher::ast::Direction;
+    let mut spots = Vec::new();
+    for (i, c) in single(q).iter().enumerate() {
+        if let Clause::Match { patterns, .. } = c {
+            for (j, p) in patterns.iter().enumerate() {
+                if p.name.is_none() && !p.hops.is_empty() {
+                    spots.push((i, j));
+                }
+            }
+        }
+    }
+    if spots.is_empty() {
+        return None;
+    }
+    let (i, j) = spots[rng.random_range(0..spots.len())];
+    let mut clauses = single(q).to_vec();
+    let Clause::Match { patterns, .. } = &mut clauses[i] else { return None };
+    let p = &mut patterns[j];
+    // Nodes n0 r1 n1 r2 n2 become n2 r2' n1 r1' n0, each relationship flipped.
+    let mut nodes = vec![p.start.clone()];
+    let mut rels = Vec::new();
+    for (r, n) in &p.hops {
+        rels.push(r.clone());
+        nodes.push(n.clone());
+    }
+    nodes.reverse();
+    rels.reverse();
+    for r in &mut rels {
+        r.direction = match r.direction {
+            Direction::Out => Direction::In,
+            Direction::In => Direction::Out,
+            Direction::Both => Direction::Both,
+        };
+    }
+    let mut nodes = nodes.into_iter();
+    p.start = nodes.next()?;
+    p.hops = rels.into_iter().zip(nodes).collect();
+    Some(with_clauses(q, clauses))
+}
+
+fn tautology(source: &Generated, cx: &BuildCx<'_, '_>, rng: &mut CaseRng) -> Option<Query> {
+    let q = &source.query;
+    let clauses = single(q);
+    if source.scopes.len() != clauses.len() {
+        return None;
+    }
+    let spots: Vec<usize> = clauses
+        .iter()
+        .enumerate()
+        .filter(|(i, c)| matches!(c, Clause::Match { .. }) && !source.scopes[*i].is_empty())
+        .map(|(i, _)| i)
+        .collect();
+    if spots.is_empty() {
+        return None;
+    }
+    let i = spots[rng.random_range(0..spots.len())];
+    let t = cx.generator.predicate_over(&source.scopes[i], &mut Names::after(&source.text), rng);
+    let always = Expr::binary(
+        BinOp::Or,
+        Expr::binary(BinOp::Or, t.clone(), Expr::Not(Box::new(t.clone()))),
+        Expr::IsNull { expr: Box::new(t), negated: false },
+    );
+    let mut clauses = clauses.to_vec();
+    let Clause::Match { predicate, .. } = &mut clauses[i] else { return None };
+    *predicate = Some(and(predicate.take(), always));
+    Some(with_clauses(q, clauses))
+}
+
+/// Rewrites the first `x IN [..]` of a WHERE.
+fn in_to_or(q: &Query) -> Option<Query> {
+    fn expand(e: &Expr) -> Option<Expr> {
+        if let Expr::Binary(BinOp::In, x, list) = e
+            && let Expr::List(items) = list.as_ref()
+        {
+            let eq = |item: &Expr| Expr::binary(BinOp::Eq, x.as_ref().clone(), item.clone());
+            let mut iter = items.iter();
+            let first = iter.next().map_or(Expr::lit(graphlancer_model::Value::Bool(false)), eq);
+            return Some(iter.fold(first, |acc, item| Expr::binary(BinOp::Or, acc, eq(item))));
+        }
+        match e {
+            Expr::Binary(op, a, b) => {
+                if let Some(a2) = expand(a) {
+                    return Some(Expr::Binary(*op, Box::new(a2), b.clone()));
+                }
+                expand(b).map(|b2| Expr::Binary(*op, a.clone(), Box::new(b2)))
+            }
+            Expr::Not(a) => expand(a).map(|a2| Expr::Not(Box::new(a2))),
+            _ => None,
+        }
+    }
+    let mut clauses = single(q).to_vec();
+    for c in &mut clauses {
+        let slot = match c {
+            Clause::Match { predicate, .. } => predicate,
+            Clause::With(p) => &mut p.predicate,
+            _ => continue,
+        };
+        if let Some(e) = slot
+            && let Some(new) = expand(e)
+        {
+            *slot = Some(new);
+            return Some(with_clauses(q, clauses));
+        }
+    }
+    None
+}
+
+/// Whether a clause after the dropped predicate handles rows one at a time.
+fn row_wise(c: &Clause) -> bool {
+    match c {
+        Clause::Match { .. } | Clause::Unwind { .. } => true,
+        Clause::With(p) | Clause::Return(p) => {
+            p.skip.is_none() && p.limit.is_none() && !p.items.iter().any(|(e, _)| e.has_aggregate())
+        }
+        _ => false,
+    }
+}
+
+fn drop_predicate(q: &Query, rng: &mut CaseRng) -> Option<Query> {
+    let clauses = single(q);
+    let spots: Vec<usize> = (0..clauses.len())
+        .filter(|&i| {
+            matches!(&clauses[i], Clause::Match { optional: false, predicate: Some(_), .. })
+                && clauses[i + 1..].iter().all(row_wise)
+        })
+        .collect();
+    if spots.is_empty() {
+        return None;
+    }
+    let i = spots[rng.random_range(0..spots.len())];
+    let mut clauses = clauses.to_vec();
+    let Clause::Match { predicate, .. } = &mut clauses[i] else { return None };
+    *predicate = None;
+    Some(with_clauses(q, clauses))
+}

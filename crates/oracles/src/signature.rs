@@ -1,0 +1,182 @@
+//! Typed finding signatures: which oracle, which engines, what kind of
+//! fault, and (where the fault alone is too coarse) the clause sequence.
+//! Dedup, confirmation, reduction and replay compare these values; the text
+//! form (`crash:a+b:internal-error:…`, `differential:a|b:row-count:M,R`) is
+//! only for people and folder listings.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::oracle::OracleKind;
+
+/// What kind of wrong a finding shows.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Fault {
+    /// The engine process died or dropped its connection.
+    Crash,
+    /// The query ran past its timeout.
+    Timeout,
+    /// The engine reported a fault of its own.
+    InternalError {
+        /// The message, normalized ([`normalize`]).
+        message: String,
+    },
+    /// A syntax, semantic or unsupported error on a query every engine of
+    /// the profile is promised to accept.
+    UnexpectedError {
+        /// The error class's name.
+        class: String,
+        /// The message, normalized.
+        message: String,
+    },
+    /// The answers have different numbers of columns.
+    ColumnCount,
+    /// The answers have different numbers of rows.
+    RowCount,
+    /// Same number of rows, different values; `columns` names what computes
+    /// the differing columns (`fn:startNode`, `agg:max`, ...).
+    Values {
+        /// The differing columns' kinds, joined by `+`.
+        columns: String,
+    },
+    /// The same rows in an order the query fixes differently.
+    Order,
+    /// One engine refuses what another answers.
+    Refused {
+        /// The refusing engine.
+        engine: String,
+        /// Its message, normalized.
+        message: String,
+    },
+    /// A relation between the queries of a group does not hold.
+    Relation {
+        /// The relation's name, e.g. `partition` or `reverse-direction`.
+        name: String,
+        /// How it failed: `row-count`, `values`, `not-superset`, `error`, ...
+        how: String,
+    },
+}
+
+impl Fault {
+    /// Whether a process died or hung: such a fault is kept even when the
+    /// re-run does not repeat it.
+    pub fn is_process_fault(&self) -> bool {
+        matches!(self, Fault::Crash | Fault::Timeout)
+    }
+}
+
+impl fmt::Display for Fault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Fault::Crash => f.write_str("crash"),
+            Fault::Timeout => f.write_str("timeout"),
+            Fault::InternalError { message } => write!(f, "internal-error:{message}"),
+            Fault::UnexpectedError { class, message } => write!(f, "{class}-error:{message}"),
+            Fault::ColumnCount => f.write_str("column-count"),
+            Fault::RowCount => f.write_str("row-count"),
+            Fault::Values { columns } => write!(f, "values:{columns}"),
+            Fault::Order => f.write_str("order"),
+            Fault::Refused { engine, message } => write!(f, "refused:{engine}:{message}"),
+            Fault::Relation { name, how } => write!(f, "{name}:{how}"),
+        }
+    }
+}
+
+/// Groups findings that are probably one bug.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Signature {
+    /// The oracle that found it.
+    pub oracle: OracleKind,
+    /// The engines it is filed against: every engine with the same fault
+    /// (crash), or the pair compared (differential).
+    pub engines: Vec<String>,
+    /// What kind of wrong it is.
+    pub fault: Fault,
+    /// The clause sequence, where the fault alone is too coarse.
+    pub shape: Option<String>,
+}
+
+impl Signature {
+    /// The signature without its clause sequence: what a reduced query must
+    /// keep showing.
+    pub fn family(&self) -> Signature {
+        Signature { shape: None, ..self.clone() }
+    }
+}
+
+impl fmt::Display for Signature {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // A pair compared reads `a|b`; engines sharing one fault `a+b`.
+        let sep = if self.oracle == OracleKind::Differential { "|" } else { "+" };
+        write!(f, "{}:{}:{}", self.oracle.name(), self.engines.join(sep), self.fault)?;
+        if let Some(shape) = &self.shape {
+            write!(f, ":{shape}")?;
+        }
+        Ok(())
+    }
+}
+
+/// An error message with its numbers, quoted names and positions blanked,
+/// so the same fault on different data shares one signature.
+pub fn normalize(message: &str) -> String {
+    let first = message.lines().next().unwrap_or("");
+    let mut out = String::with_capacity(first.len());
+    let mut in_quote = false;
+    for c in first.chars() {
+        match c {
+            '\'' | '`' | '"' => {
+                if !in_quote {
+                    out.push_str("'…'");
+                }
+                in_quote = !in_quote;
+            }
+            _ if in_quote => {}
+            c if c.is_ascii_digit() => {
+                if !out.ends_with('#') {
+                    out.push('#');
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out.chars().take(120).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_form_and_family() {
+        let s = Signature {
+            oracle: OracleKind::Crash,
+            engines: vec!["a".into(), "b".into()],
+            fault: Fault::Crash,
+            shape: Some("MATCH,RETURN".into()),
+        };
+        assert_eq!(s.to_string(), "crash:a+b:crash:MATCH,RETURN");
+        assert_eq!(s.family().to_string(), "crash:a+b:crash");
+        let d = Signature {
+            oracle: OracleKind::Differential,
+            engines: vec!["a".into(), "b".into()],
+            fault: Fault::Values { columns: "fn:startNode".into() },
+            shape: None,
+        };
+        assert_eq!(d.to_string(), "differential:a|b:values:fn:startNode");
+        // Typed: two signatures whose text could be confused stay apart.
+        let r1 = Fault::Refused { engine: "a:b".into(), message: "x".into() };
+        let r2 = Fault::Refused { engine: "a".into(), message: "b:x".into() };
+        assert_eq!(r1.to_string(), r2.to_string());
+        assert_ne!(r1, r2);
+        let json = serde_json::to_string(&d).expect("serializes");
+        assert_eq!(serde_json::from_str::<Signature>(&json).expect("parses"), d);
+    }
+
+    #[test]
+    fn normalize_blanks_numbers_and_quotes() {
+        assert_eq!(normalize("Unable to resolve 'n19' at 3"), "Unable to resolve '…' at #");
+        assert_eq!(normalize("Node 27 gone\nsecond line"), "Node # gone");
+    }
+}
