@@ -208,15 +208,10 @@ impl Dialect {
 }
 
 pub(crate) fn parse_duration(s: &str) -> Result<Duration, String> {
-    let (number, unit) = s.find(|c: char| !c.is_ascii_digit()).map_or((s, "s"), |i| s.split_at(i));
-    let n: u64 = number.parse().map_err(|_| format!("'{s}' is not a duration like 10s or 500ms"))?;
-    let d = match unit {
-        "ms" => Duration::from_millis(n),
-        "s" => Duration::from_secs(n),
-        "m" => Duration::from_secs(n * 60),
-        "h" => Duration::from_secs(n * 3600),
-        _ => return Err(format!("'{s}': unit must be ms, s, m or h")),
-    };
+    // A bare number means seconds, as it always has here.
+    let text = if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) { format!("{s}s") } else { s.to_owned() };
+    let d =
+        humantime::parse_duration(&text).map_err(|e| format!("'{s}' is not a duration like 10s, 500ms or 2h: {e}"))?;
     if d.is_zero() {
         return Err("a duration must be positive".into());
     }

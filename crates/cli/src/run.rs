@@ -214,6 +214,9 @@ fn describe(s: &Summary, out: &Path) -> String {
         s.flaky,
         out.join("findings").display()
     ));
+    for dir in &s.unfinished_reports {
+        t.push_str(&format!("  skipped a half-written report folder (no case.json): {dir}\n"));
+    }
     for (sig, dir) in &s.findings {
         t.push_str(&format!("  {dir}  {sig}\n"));
     }

@@ -106,13 +106,8 @@ fn check_single(q: &SingleQuery, schema: &Schema, mut env: Env) -> Result<(Vec<S
                 };
                 let mut inner = env.clone();
                 inner.insert(variable.clone(), Binding { ty: elem, tags: Vec::new() });
-                for c in body {
-                    if let Clause::Set { items } = c {
-                        for item in items {
-                            set_item(item, schema, &inner)?;
-                        }
-                    }
-                }
+                // Every updating clause of the body, not only SET.
+                check_single(&SingleQuery { clauses: body.clone() }, schema, inner)?;
             }
             Clause::Call { imports, body } => {
                 let mut inner = Env::new();
@@ -658,4 +653,107 @@ fn function(name: &str, args: &[Expr], schema: &Schema, env: &Env) -> Result<Opt
         }
         other => return Err(format!("unknown function {other}")),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use graphlancer_model::{GraphConfig, Value, generate};
+
+    use super::*;
+    use crate::ast::{NodePattern, Projection, Query, SingleQuery};
+
+    fn schema() -> Schema {
+        generate(3, &GraphConfig::default()).expect("graph").schema
+    }
+
+    fn node(v: &str, label: &str) -> PathPattern {
+        PathPattern {
+            name: None,
+            start: NodePattern { variable: Some(v.into()), labels: vec![label.into()], properties: Vec::new() },
+            hops: Vec::new(),
+        }
+    }
+
+    fn ret(items: Vec<(Expr, &str)>) -> Clause {
+        Clause::Return(Projection {
+            distinct: false,
+            star: false,
+            items: items.into_iter().map(|(e, a)| (e, a.to_owned())).collect(),
+            predicate: None,
+            order_by: Vec::new(),
+            skip: None,
+            limit: None,
+        })
+    }
+
+    fn query(clauses: Vec<Clause>) -> Query {
+        Query { parts: vec![SingleQuery { clauses }], union_all: false }
+    }
+
+    fn prop(v: &str, k: &str) -> Expr {
+        Expr::Property(Box::new(Expr::var(v)), k.into())
+    }
+
+    /// `MATCH (n:L) <clauses> RETURN <item>` for the schema's first label.
+    fn with_match(middle: Vec<Clause>, item: Expr) -> (Query, Schema) {
+        let s = schema();
+        let label = s.labels[0].name.clone();
+        let mut clauses =
+            vec![Clause::Match { optional: false, patterns: vec![node("n", &label)], guard: None, predicate: None }];
+        clauses.extend(middle);
+        clauses.push(ret(vec![(item, "a")]));
+        (query(clauses), s)
+    }
+
+    #[test]
+    fn a_valid_query_passes() {
+        let s = schema();
+        let key = s.labels[0].keys[0].clone();
+        let (q, s) = with_match(Vec::new(), prop("n", &key));
+        assert_eq!(check(&q, &s), Ok(()));
+    }
+
+    #[test]
+    fn out_of_scope_variables_are_refused() {
+        let (q, s) = with_match(Vec::new(), Expr::var("m"));
+        assert!(check(&q, &s).is_err());
+    }
+
+    #[test]
+    fn wrong_types_are_refused() {
+        let (q, s) = with_match(Vec::new(), Expr::Not(Box::new(Expr::lit(Value::Int(1)))));
+        assert!(check(&q, &s).is_err());
+        let (q, s) = with_match(
+            Vec::new(),
+            Expr::binary(BinOp::And, Expr::lit(Value::String("a".into())), Expr::lit(Value::Bool(true))),
+        );
+        assert!(check(&q, &s).is_err());
+    }
+
+    #[test]
+    fn unknown_keys_are_refused() {
+        let (q, s) = with_match(Vec::new(), prop("n", "no_such_key"));
+        assert!(check(&q, &s).is_err());
+    }
+
+    #[test]
+    fn reads_after_delete_are_refused() {
+        let delete = Clause::Delete { detach: true, variables: vec!["n".into()] };
+        let (q, s) = with_match(vec![delete], Expr::var("n"));
+        assert!(check(&q, &s).is_err());
+    }
+
+    #[test]
+    fn every_clause_of_a_foreach_body_is_checked() {
+        let s = schema();
+        let label = s.labels[0].name.clone();
+        let body = vec![Clause::Delete { detach: true, variables: vec!["nobody".into()] }];
+        let each = Clause::Foreach { variable: "x".into(), list: Expr::List(vec![Expr::lit(Value::Int(1))]), body };
+        let (q, s) = with_match(vec![each], Expr::lit(Value::Int(1)));
+        assert!(check(&q, &s).is_err(), "a DELETE of an unknown variable in FOREACH");
+        let body = vec![Clause::Create { patterns: vec![node("c", &label)] }];
+        let each = Clause::Foreach { variable: "x".into(), list: Expr::List(vec![Expr::lit(Value::Int(1))]), body };
+        let (q, s) = with_match(vec![each], Expr::lit(Value::Int(1)));
+        assert_eq!(check(&q, &s), Ok(()));
+    }
 }

@@ -16,5 +16,5 @@ pub use ast::Query;
 pub use config::{ConfigError, GeneratorConfig, Preset};
 pub use feature::Feature;
 pub use generate::{ClauseKind, Generated, Generator, KeyFrequencies, Mutation, Skeleton};
-pub use profile::{DialectProfile, GraphLimits, ProfileError};
+pub use profile::{DialectProfile, GraphLimits, KnownBug, ProfileError, SemanticsKey};
 pub use render::render;

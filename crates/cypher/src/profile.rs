@@ -18,15 +18,92 @@ pub struct DialectProfile {
     pub features: BTreeSet<Feature>,
     /// Disabled productions with the reason each is off.
     pub disabled: BTreeMap<Feature, String>,
-    /// Productions the engine accepts but answers wrongly, with the reason:
-    /// deterministic presets avoid them, the crash preset keeps them.
+    /// Productions the engine accepts but answers wrongly, with the
+    /// evidence: deterministic presets avoid them, the crash preset keeps them.
     pub bugs: BTreeMap<Feature, String>,
+    /// Narrower known bugs (a shape of query, not a whole production), each
+    /// with its evidence: the generator always steers around them.
+    pub known_bugs: BTreeMap<KnownBug, String>,
     /// Semantics where engines differ by design, e.g. `sum_of_integers =
     /// "float"`. A key the engines of an intersection answer differently on
     /// has the value [`DIFFERS`].
-    pub semantics: BTreeMap<String, String>,
+    pub semantics: BTreeMap<SemanticsKey, String>,
     /// What graphs the engine can hold.
     pub graph: GraphLimits,
+}
+
+/// A behaviour engines differ on by design, named in a profile's
+/// `[semantics]` table; an unknown name is refused when the profile loads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SemanticsKey {
+    /// How `round()` breaks ties: `away_from_zero`, `towards_positive_infinity`.
+    RoundHalf,
+    /// Integer `/`: `truncate`.
+    IntegerDivision,
+    /// What `sum()` of integers returns: `integer`, `float`, `int128`.
+    SumOfIntegers,
+    /// Whether a relationship is bound at most once per pattern: `yes`, `no`.
+    RelationshipUniqueness,
+    /// Whether MATCH may follow OPTIONAL MATCH with no WITH between: `yes`, `no`.
+    MatchAfterOptionalMatch,
+    /// What string length counts: `bytes`, `code_points`.
+    StringLength,
+    /// Equality of floats: `exact`, `approximate`.
+    FloatEquality,
+    /// A missing key in a map projection: `null`, `dropped`.
+    MapProjectionMissing,
+    /// Whether `CASE null WHEN null` takes its branch: `matches`, `no-match`.
+    CaseNullWhenNull,
+    /// Whether a WITH's ORDER BY needs SKIP or LIMIT (Kuzu refuses it without): `yes`.
+    WithOrderByNeedsLimit,
+    /// `null + 'a'`: `null`, or `empty string` where null reads as ''.
+    StringConcatNull,
+    /// How `\t`, `\n` in a literal are read, where engines differ.
+    StringEscapes,
+}
+
+impl SemanticsKey {
+    /// Every key, for listings and tests.
+    pub const ALL: [SemanticsKey; 12] = [
+        SemanticsKey::RoundHalf,
+        SemanticsKey::IntegerDivision,
+        SemanticsKey::SumOfIntegers,
+        SemanticsKey::RelationshipUniqueness,
+        SemanticsKey::MatchAfterOptionalMatch,
+        SemanticsKey::StringLength,
+        SemanticsKey::FloatEquality,
+        SemanticsKey::MapProjectionMissing,
+        SemanticsKey::CaseNullWhenNull,
+        SemanticsKey::WithOrderByNeedsLimit,
+        SemanticsKey::StringConcatNull,
+        SemanticsKey::StringEscapes,
+    ];
+}
+
+/// A known engine bug narrower than a whole production, named in a
+/// profile's `[bugs]` table beside the productions: the generator steers
+/// around the query shape it names, whatever the preset, so campaigns do not
+/// rediscover it on every query.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum KnownBug {
+    /// Grouping keys other than integers and nodes come back wrong (Grafeo).
+    GroupingKeys,
+    /// Two typed hops on from a node an earlier clause bound fail (Grafeo).
+    TwoHopsFromBoundNode,
+    /// Fixed-length paths of two or more hops are lost (Grafeo): named paths get one hop.
+    LongFixedLengthPaths,
+    /// `type(null)` is an internal error (Grafeo): `type()` only of relationships that cannot be null.
+    TypeOfNull,
+    /// A bare bound node as a MATCH part fails with `unordered_map::at` (LadybugDB).
+    BareBoundNodePart,
+    /// An aggregate over a WITH alias of an aggregate is refused (Kuzu).
+    AggregateOfAggregateAlias,
+    /// `r1 <> r2` across relationship tables fails an assertion (Kuzu 0.10): guards compare ids.
+    RelationshipInequalityById,
+    /// Parallel relationships whose variable is anonymous or unused fold into one row (FalkorDB).
+    UnreferencedRelationships,
 }
 
 /// Limits an engine puts on the graphs it can hold (the `[graph]` table).
@@ -100,7 +177,7 @@ struct ProfileFile {
     #[serde(default)]
     bugs: BTreeMap<String, String>,
     #[serde(default)]
-    semantics: BTreeMap<String, String>,
+    semantics: BTreeMap<SemanticsKey, String>,
     #[serde(default)]
     graph: GraphLimits,
 }
@@ -129,9 +206,25 @@ impl DialectProfile {
                 .collect()
         };
         let disabled = parse(file.disabled)?;
-        let bugs = parse(file.bugs)?;
+        // `[bugs]` names productions and narrower known bugs alike.
+        let mut bugs = BTreeMap::new();
+        let mut known_bugs = BTreeMap::new();
+        for (name, evidence) in file.bugs {
+            if let Ok(f) = name.parse::<Feature>() {
+                bugs.insert(f, evidence);
+            } else {
+                let bug: KnownBug = serde::Deserialize::deserialize(serde::de::value::StrDeserializer::<
+                    serde::de::value::Error,
+                >::new(&name))
+                .map_err(|_| ProfileError::Invalid {
+                    name: file.name.clone(),
+                    detail: format!("[bugs]: '{name}' is neither a production nor a known bug"),
+                })?;
+                known_bugs.insert(bug, evidence);
+            }
+        }
         let features = Feature::ALL.iter().copied().filter(|f| !disabled.contains_key(f)).collect();
-        Ok(Self { name: file.name, features, disabled, bugs, semantics: file.semantics, graph: file.graph })
+        Ok(Self { name: file.name, features, disabled, bugs, known_bugs, semantics: file.semantics, graph: file.graph })
     }
 
     /// The intersection: features all accept, semantics all share.
@@ -143,6 +236,7 @@ impl DialectProfile {
                 features: Feature::ALL.iter().copied().collect(),
                 disabled: BTreeMap::new(),
                 bugs: BTreeMap::new(),
+                known_bugs: BTreeMap::new(),
                 semantics: BTreeMap::new(),
                 graph: GraphLimits::default(),
             };
@@ -158,7 +252,10 @@ impl DialectProfile {
             for (f, reason) in &p.bugs {
                 out.bugs.entry(*f).or_insert_with(|| format!("{}: {reason}", p.name));
             }
-            let keys: BTreeSet<String> = out.semantics.keys().chain(p.semantics.keys()).cloned().collect();
+            for (b, reason) in &p.known_bugs {
+                out.known_bugs.entry(*b).or_insert_with(|| format!("{}: {reason}", p.name));
+            }
+            let keys: BTreeSet<SemanticsKey> = out.semantics.keys().chain(p.semantics.keys()).copied().collect();
             for k in keys {
                 let agree = out.semantics.get(&k) == p.semantics.get(&k);
                 let v = if agree { out.semantics.get(&k).cloned().unwrap_or_default() } else { DIFFERS.to_owned() };
@@ -174,8 +271,18 @@ impl DialectProfile {
     }
 
     /// A semantics value, when every engine of the profile shares it.
-    pub fn semantics(&self, key: &str) -> Option<&str> {
-        self.semantics.get(key).map(String::as_str).filter(|v| *v != DIFFERS)
+    pub fn semantics(&self, key: SemanticsKey) -> Option<&str> {
+        self.semantics.get(&key).map(String::as_str).filter(|v| *v != DIFFERS)
+    }
+
+    /// Whether some engine of the profile records `key` at all.
+    pub fn records(&self, key: SemanticsKey) -> bool {
+        self.semantics.contains_key(&key)
+    }
+
+    /// Whether some engine of the profile has the known bug.
+    pub fn has_bug(&self, bug: KnownBug) -> bool {
+        self.known_bugs.contains_key(&bug)
     }
 }
 
@@ -196,17 +303,21 @@ mod tests {
     #[test]
     fn intersection_keeps_shared_features_and_marks_disagreements() {
         let a = DialectProfile::from_toml(
-            "name = 'a'\n[disabled]\nunion = 'no'\n[semantics]\nsum_of_integers = 'integer'\nx = 'same'",
+            "name = 'a'\n[disabled]\nunion = 'no'\n[semantics]\nsum_of_integers = 'integer'\nstring_length = 'bytes'",
         )
         .expect("parses");
         let b = DialectProfile::from_toml(
-            "name = 'b'\n[disabled]\nregex = 'no'\n[semantics]\nsum_of_integers = 'float'\nx = 'same'",
+            "name = 'b'\n[disabled]\nregex = 'no'\n[bugs]\ngrouping_keys = 'evidence'\n[semantics]\nsum_of_integers = 'float'\nstring_length = 'bytes'",
         )
         .expect("parses");
         let both = DialectProfile::intersect(&[a, b]);
         assert!(!both.has(Feature::Union) && !both.has(Feature::Regex) && both.has(Feature::Match));
-        assert_eq!(both.semantics("sum_of_integers"), None);
-        assert_eq!(both.semantics("x"), Some("same"));
+        assert_eq!(both.semantics(SemanticsKey::SumOfIntegers), None);
+        assert_eq!(both.semantics(SemanticsKey::StringLength), Some("bytes"));
+        assert!(both.has_bug(KnownBug::GroupingKeys));
         assert!(DialectProfile::from_toml("name = 'c'\n[disabled]\nnope = 'x'").is_err());
+        // A typo in a semantics key or a bug name is refused, not ignored.
+        assert!(DialectProfile::from_toml("name = 'c'\n[semantics]\nsum_of_integer = 'x'").is_err());
+        assert!(DialectProfile::from_toml("name = 'c'\n[bugs]\ngrouping_key = 'x'").is_err());
     }
 }

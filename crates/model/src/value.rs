@@ -77,6 +77,24 @@ pub struct Path {
     pub relationships: Vec<Relationship>,
 }
 
+impl Value {
+    /// Whether the value holds a node or relationship without a generated
+    /// identity (one a query created): two such entities with the same
+    /// labels and properties cannot be told apart by their values.
+    pub fn has_anonymous_entity(&self) -> bool {
+        match self {
+            Value::Node(n) => n.identity().is_none(),
+            Value::Relationship(r) => r.identity().is_none(),
+            Value::Path(p) => {
+                p.nodes.iter().any(|n| n.identity().is_none()) || p.relationships.iter().any(|r| r.identity().is_none())
+            }
+            Value::List(items) => items.iter().any(Value::has_anonymous_entity),
+            Value::Map(m) => m.values().any(Value::has_anonymous_entity),
+            _ => false,
+        }
+    }
+}
+
 fn identity_of(properties: &BTreeMap<String, Value>) -> Option<i64> {
     match properties.get(ID_PROPERTY) {
         Some(Value::Int(id)) => Some(*id),

@@ -181,6 +181,8 @@ pub struct Summary {
     pub features_enabled: usize,
     /// Report folders of the findings, by signature.
     pub findings: BTreeMap<String, String>,
+    /// Folders a killed campaign left half-written (no case.json): skipped.
+    pub unfinished_reports: Vec<String>,
 }
 
 /// What one relation (kind of test case) did in a campaign.
@@ -272,6 +274,7 @@ impl Campaign {
                     ..EngineSummary::default()
                 })
                 .collect(),
+            unfinished_reports: self.store.unfinished().iter().map(|p| p.display().to_string()).collect(),
             ..Summary::default()
         };
         // In the order verdicts are asked for: crash first.
@@ -351,13 +354,25 @@ impl Campaign {
                 }
 
                 // The oracles' test cases: those that only judge the source,
-                // and one (by weight) that runs queries of its own.
+                // and one (by weight) that runs queries of its own; when the
+                // one drawn cannot use this query, the next that can does.
                 let mut orng = derive_rng(self.config.seed, &[stream::ORACLE, graph_index, case_index]);
-                let chosen = weighted_index(&turns, &mut orng);
                 let build = BuildCx { generator: &generator, graph: &graph, profile: &profile, engines: names.len() };
+                let mut order: Vec<usize> = oracles
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, o)| !o.per_query() && !o.adds_queries())
+                    .map(|(i, _)| i)
+                    .collect();
+                if let Some(first) = weighted_index(&turns, &mut orng) {
+                    let at = turns.iter().position(|(i, _)| *i == first).unwrap_or(0);
+                    order.extend(turns[at..].iter().chain(&turns[..at]).filter(|(_, w)| *w > 0).map(|(i, _)| *i));
+                }
                 let mut groups: Vec<(usize, Ran)> = Vec::new();
-                for (i, o) in oracles.iter().enumerate() {
-                    if o.per_query() || (o.adds_queries() && chosen != Some(i)) {
+                let mut built_own = false;
+                for i in order {
+                    let o = &oracles[i];
+                    if o.adds_queries() && built_own {
                         continue;
                     }
                     match o.build(&query, &build, &mut orng) {
@@ -366,6 +381,7 @@ impl Campaign {
                             *r.skipped.entry(reason.to_owned()).or_default() += 1;
                         }
                         Ok(case) => {
+                            built_own |= o.adds_queries();
                             let mut all = Vec::with_capacity(case.queries.len());
                             for q in &case.queries {
                                 if q.role == "source" && q.text == source.text {

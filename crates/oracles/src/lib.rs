@@ -20,3 +20,6 @@ pub use campaign::{Campaign, CampaignConfig, Summary};
 pub use oracle::{CaseQuery, Finding, JudgeCx, Oracle, OracleKind, TestCase, Verdict, oracle};
 pub use report::{Case, ReportStore};
 pub use signature::{Fault, Signature};
+
+#[cfg(test)]
+mod tests;

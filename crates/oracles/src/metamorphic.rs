@@ -157,8 +157,10 @@ struct Draw<'a, 'b, 'g, 'r> {
 }
 
 impl Draw<'_, '_, '_, '_> {
+    /// Whether a production can be used: the engine accepts it and answers
+    /// it right as far as the profile knows.
     fn has(&self, f: Feature) -> bool {
-        self.cx.profile.has(f)
+        self.cx.profile.has(f) && !self.cx.profile.bugs.contains_key(&f)
     }
 
     fn rel_type(&mut self) -> String {

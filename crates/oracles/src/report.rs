@@ -262,6 +262,9 @@ pub struct ReportStore {
     root: PathBuf,
     by_signature: BTreeMap<Signature, PathBuf>,
     reductions: BTreeMap<Signature, Signature>,
+    unfinished: Vec<PathBuf>,
+    /// The number of the next folder, past every folder already there.
+    next: usize,
 }
 
 impl ReportStore {
@@ -279,12 +282,29 @@ impl ReportStore {
             .filter(|p| p.is_dir())
             .collect();
         entries.sort();
+        let mut unfinished = Vec::new();
+        let mut next = 1;
         for dir in entries {
+            let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            if let Some(n) = name.split('-').next().and_then(|n| n.parse::<usize>().ok()) {
+                next = next.max(n + 1);
+            }
+            // A folder being written (or left by a killed campaign) has no
+            // case.json yet: it is listed, never read, never reused.
+            if name.starts_with('.') || !dir.join("case.json").exists() {
+                unfinished.push(dir);
+                continue;
+            }
             let case = read_case(&dir.join("case.json"))?;
             reductions.insert(case.generated_signature, case.signature.clone());
             by_signature.insert(case.signature, dir);
         }
-        Ok(Self { root, by_signature, reductions })
+        Ok(Self { root, by_signature, reductions, unfinished, next })
+    }
+
+    /// Folders a killed campaign left unfinished (no `case.json`): skipped.
+    pub fn unfinished(&self) -> &[PathBuf] {
+        &self.unfinished
     }
 
     /// Folders written so far, by signature.
@@ -304,7 +324,15 @@ impl ReportStore {
         let Some(dir) = self.by_signature.get(&signature).cloned() else { return Ok(None) };
         // The count lives beside the case, so a duplicate never rewrites a large file.
         let path = dir.join("occurrences");
-        let seen: u64 = std::fs::read_to_string(&path).ok().and_then(|t| t.trim().parse().ok()).unwrap_or(1);
+        let seen: u64 = match std::fs::read_to_string(&path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => 1,
+            Err(e) => return Err(ReportError::Io { path, source: e }),
+            // A count that does not parse is not silently reset.
+            Ok(text) => text.trim().parse().map_err(|e| ReportError::Damaged {
+                path: path.clone(),
+                detail: format!("occurrences is not a count: {e}"),
+            })?,
+        };
         write_atomic(&path, &format!("{}\n", seen + 1))?;
         Ok(Some((signature, dir)))
     }
@@ -316,14 +344,21 @@ impl ReportStore {
             let (_, dir) = self.count_known(&case.generated_signature)?.expect("just mapped to a known signature");
             return Ok(Recorded::Duplicate(dir));
         }
-        let dir = self.root.join(format!("{:04}-{}", self.by_signature.len() + 1, case.oracle.name()));
-        std::fs::create_dir_all(&dir).map_err(io(&dir))?;
-        for (name, text) in repro_files(case) {
-            write_atomic(&dir.join(name), &text)?;
+        let dir = self.root.join(format!("{:04}-{}", self.next, case.oracle.name()));
+        self.next += 1;
+        // Written whole in a hidden folder, then renamed: a campaign killed
+        // meanwhile leaves no half-written finding under a real name.
+        let tmp = self.root.join(format!(".writing-{:04}", self.next - 1));
+        if tmp.exists() {
+            std::fs::remove_dir_all(&tmp).map_err(io(&tmp))?;
         }
-        write_atomic(&dir.join("README.md"), &readme(case, &dir))?;
-        // case.json last: a folder without it was never finished.
-        write_atomic(&dir.join("case.json"), &to_json(case))?;
+        std::fs::create_dir_all(&tmp).map_err(io(&tmp))?;
+        for (name, text) in repro_files(case) {
+            std::fs::write(tmp.join(name), text).map_err(io(&tmp))?;
+        }
+        std::fs::write(tmp.join("README.md"), readme(case, &dir)).map_err(io(&tmp))?;
+        std::fs::write(tmp.join("case.json"), to_json(case)).map_err(io(&tmp))?;
+        std::fs::rename(&tmp, &dir).map_err(io(&dir))?;
         self.by_signature.insert(case.signature.clone(), dir.clone());
         Ok(Recorded::New(dir))
     }

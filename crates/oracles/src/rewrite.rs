@@ -12,19 +12,31 @@
 //!   same relationships and binds the same variables. Not for named paths,
 //!   whose value would be reversed.
 //! - `tautology`: `q OR NOT q OR q IS NULL` is true for every q in ternary
-//!   logic, so ANDing it to a WHERE changes nothing.
+//!   logic, and so are `s CONTAINS '' OR s IS NULL`, `s STARTS WITH '' OR s
+//!   IS NULL` and `s ENDS WITH s OR s IS NULL` for every string s (the empty
+//!   string is a part of every string, and every string ends with itself),
+//!   so ANDing one to a MATCH's WHERE changes nothing.
 //! - `in-to-or`: `x IN [a, b]` has the value of `x = a OR x = b` in ternary
 //!   logic (false for the empty list).
 //! - `drop-predicate`: without a MATCH's WHERE more rows reach the clauses
 //!   after it; when every later clause handles rows one at a time (no
 //!   aggregation, SKIP or LIMIT), the answer can only grow: the original
 //!   rows must be a sub-bag of the new ones.
+//! - `optional-to-match`: OPTIONAL MATCH keeps every match MATCH finds and
+//!   adds one null row for an input row with none; when every later clause
+//!   handles rows one at a time, MATCH's answer must be a sub-bag of the
+//!   original's.
+//! - `null-check`: each returned value comes back with `value IS NULL` beside
+//!   it, which must be true exactly where the value is null, and the
+//!   original columns must not change (a projection depends on nothing but
+//!   its row, and a column computed from another groups like it).
 
 use graphlancer_cypher::Generated;
 use graphlancer_cypher::ast::{BinOp, Clause, Expr, Query};
 use graphlancer_cypher::context::Names;
+use graphlancer_cypher::types::Ty;
 use graphlancer_engines::Outcome;
-use graphlancer_model::{CaseRng, Comparison, Difference, RowOrder, Tolerance, compare};
+use graphlancer_model::{CaseRng, Comparison, Difference, ResultSet, RowOrder, Tolerance, Value, compare};
 use rand::Rng;
 
 use crate::oracle::{BuildCx, CaseQuery, JudgeCx, Oracle, OracleKind, TestCase, Verdict};
@@ -36,7 +48,15 @@ use crate::relation::{NO_ROWS, broken, rows_of};
 pub struct Rewrite;
 
 /// The rewrites, by name.
-const REWRITES: [&str; 5] = ["inline-to-where", "reverse-direction", "tautology", "in-to-or", "drop-predicate"];
+const REWRITES: [&str; 7] = [
+    "inline-to-where",
+    "reverse-direction",
+    "tautology",
+    "in-to-or",
+    "drop-predicate",
+    "optional-to-match",
+    "null-check",
+];
 
 impl Oracle for Rewrite {
     fn kind(&self) -> OracleKind {
@@ -59,7 +79,9 @@ impl Oracle for Rewrite {
                 "reverse-direction" => reverse_direction(q, rng),
                 "tautology" => tautology(source, cx, rng),
                 "in-to-or" => in_to_or(q),
-                _ => drop_predicate(q, rng),
+                "drop-predicate" => drop_predicate(q, rng),
+                "optional-to-match" => optional_to_match(q, rng),
+                _ => null_check(q),
             };
             if let Some(ast) = rewritten {
                 return Ok(TestCase {
@@ -73,7 +95,13 @@ impl Oracle for Rewrite {
 
     fn judge(&self, cx: &JudgeCx<'_>, case: &TestCase, outcomes: &[Vec<Outcome>]) -> Verdict {
         let name = case.relation.strip_prefix("rewrite:").unwrap_or(&case.relation);
-        let subset = name == "drop-predicate";
+        if name == "null-check" {
+            return judge_null_check(cx, case, outcomes);
+        }
+        // The rows that must be contained in the others: the source's when a
+        // predicate is dropped, the rewrite's when OPTIONAL becomes MATCH.
+        let subset = name == "drop-predicate" || name == "optional-to-match";
+        let swap = name == "optional-to-match";
         let order = match (&case.queries[0].order_columns, subset) {
             (Some(keys), false) => RowOrder::SortedBy(keys.clone()),
             _ => RowOrder::Bag,
@@ -81,7 +109,8 @@ impl Oracle for Rewrite {
         for (e, engine) in cx.names.iter().enumerate() {
             let Some(rows) = rows_of(outcomes, e) else { return NO_ROWS };
             let [before, after] = rows.as_slice() else { return Verdict::Pass };
-            let how = match compare(before, after, &order, Tolerance::default()) {
+            let (small, large) = if swap { (after, before) } else { (before, after) };
+            let how = match compare(small, large, &order, Tolerance::default()) {
                 Comparison::Equal => continue,
                 Comparison::Differ(Difference::Rows { only_left, .. }) if subset && only_left.is_empty() => continue,
                 Comparison::Differ(_) if subset => "not-superset",
@@ -89,7 +118,12 @@ impl Oracle for Rewrite {
                 Comparison::Differ(Difference::Order { .. }) => "order",
                 Comparison::Differ(_) => "values",
             };
-            let words = if subset {
+            let words = if swap {
+                "OPTIONAL MATCH keeps every match MATCH finds (and adds a null row where there is none), and the \
+                 clauses after it handle rows one at a time, so every row of the MATCH query must be in the \
+                 OPTIONAL MATCH query's answer."
+                    .to_owned()
+            } else if subset {
                 "Dropping a MATCH's WHERE lets more rows reach the clauses after it, which all handle rows one at \
                  a time, so every row of the original answer must still be in the new one."
                     .to_owned()
@@ -245,12 +279,25 @@ fn tautology(source: &Generated, cx: &BuildCx<'_, '_>, rng: &mut CaseRng) -> Opt
         return None;
     }
     let i = spots[rng.random_range(0..spots.len())];
-    let t = cx.generator.predicate_over(&source.scopes[i], &mut Names::after(&source.text), rng);
-    let always = Expr::binary(
-        BinOp::Or,
-        Expr::binary(BinOp::Or, t.clone(), Expr::Not(Box::new(t.clone()))),
-        Expr::IsNull { expr: Box::new(t), negated: false },
-    );
+    let mut names = Names::after(&source.text);
+    let scope = &source.scopes[i];
+    let is_null = |e: Expr| Expr::IsNull { expr: Box::new(e), negated: false };
+    let always = match rng.random_range(0..4) {
+        0 => {
+            let t = cx.generator.predicate_over(scope, &mut names, rng);
+            Expr::binary(BinOp::Or, Expr::binary(BinOp::Or, t.clone(), Expr::Not(Box::new(t.clone()))), is_null(t))
+        }
+        k => {
+            let s = cx.generator.expression_over(scope, &Ty::String, &mut names, rng);
+            let empty = || Expr::lit(graphlancer_model::Value::String(String::new()));
+            let holds = match k {
+                1 => Expr::binary(BinOp::Contains, s.clone(), empty()),
+                2 => Expr::binary(BinOp::StartsWith, s.clone(), empty()),
+                _ => Expr::binary(BinOp::EndsWith, s.clone(), s.clone()),
+            };
+            Expr::binary(BinOp::Or, holds, is_null(s))
+        }
+    };
     let mut clauses = clauses.to_vec();
     let Clause::Match { predicate, .. } = &mut clauses[i] else { return None };
     *predicate = Some(and(predicate.take(), always));
@@ -323,4 +370,77 @@ fn drop_predicate(q: &Query, rng: &mut CaseRng) -> Option<Query> {
     let Clause::Match { predicate, .. } = &mut clauses[i] else { return None };
     *predicate = None;
     Some(with_clauses(q, clauses))
+}
+
+fn optional_to_match(q: &Query, rng: &mut CaseRng) -> Option<Query> {
+    let clauses = single(q);
+    let spots: Vec<usize> = (0..clauses.len())
+        .filter(|&i| {
+            matches!(&clauses[i], Clause::Match { optional: true, .. }) && clauses[i + 1..].iter().all(row_wise)
+        })
+        .collect();
+    if spots.is_empty() {
+        return None;
+    }
+    let i = spots[rng.random_range(0..spots.len())];
+    let mut clauses = clauses.to_vec();
+    let Clause::Match { optional, .. } = &mut clauses[i] else { return None };
+    *optional = false;
+    Some(with_clauses(q, clauses))
+}
+
+/// The source with `item IS NULL` beside each returned item.
+fn null_check(q: &Query) -> Option<Query> {
+    let mut clauses = single(q).to_vec();
+    let Some(Clause::Return(ret)) = clauses.last_mut() else { return None };
+    if ret.star || ret.items.is_empty() {
+        return None;
+    }
+    let checks: Vec<(Expr, String)> = ret
+        .items
+        .iter()
+        .map(|(e, alias)| (Expr::IsNull { expr: Box::new(e.clone()), negated: false }, format!("{alias}_is_null")))
+        .collect();
+    ret.items.extend(checks);
+    Some(with_clauses(q, clauses))
+}
+
+fn judge_null_check(cx: &JudgeCx<'_>, case: &TestCase, outcomes: &[Vec<Outcome>]) -> Verdict {
+    for (e, engine) in cx.names.iter().enumerate() {
+        let Some(rows) = rows_of(outcomes, e) else { return NO_ROWS };
+        let [before, after] = rows.as_slice() else { return Verdict::Pass };
+        let n = before.columns.len();
+        if after.columns.len() != 2 * n {
+            return Verdict::Skip("an answer of another width");
+        }
+        let wrong = after.rows.iter().find(|row| {
+            (0..n).any(|j| matches!(row.get(n + j), Some(Value::Bool(b)) if *b != (row[j] == Value::Null)))
+        });
+        let projected = ResultSet::new(
+            before.columns.clone(),
+            after.rows.iter().map(|row| row[..n].to_vec()).collect(),
+        );
+        let order = case.queries[0].order_columns.clone().map_or(RowOrder::Bag, RowOrder::SortedBy);
+        let (how, summary) = if let Some(row) = wrong {
+            let shown: Vec<String> = row.iter().map(ToString::to_string).collect();
+            ("is-null", format!("{engine}: `e IS NULL` disagrees with the value of e in the row ({})", shown.join(", ")))
+        } else if compare(before, &projected, &order, Tolerance::default()) != Comparison::Equal {
+            ("columns-changed", format!("{engine}: adding `e IS NULL` columns changes the other columns"))
+        } else {
+            continue;
+        };
+        return broken(
+            OracleKind::Rewrite,
+            engine,
+            &case.relation,
+            how,
+            Some(shape(&case.queries[0].ast)),
+            summary,
+            "`e IS NULL` is true exactly when e is null, and a column computed from the others neither adds \
+             nor removes rows, so the rewrite must return the original columns unchanged with each check true \
+             exactly where its value is null."
+                .to_owned(),
+        );
+    }
+    Verdict::Pass
 }

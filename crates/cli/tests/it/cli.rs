@@ -83,6 +83,13 @@ fn bad_values_are_refused() {
     assert_eq!(graphlancer(&["exec", "--timeout", "0s", "RETURN 1"]).status.code(), Some(2));
     assert_eq!(graphlancer(&["graph", "--seed", "-1"]).status.code(), Some(2));
     assert_eq!(graphlancer(&["graph", "--format", "xml"]).status.code(), Some(2));
+    // A duration too large for any clock, or with a unit nobody uses: a clear
+    // error, never a panic or a wrapped-around budget.
+    for bad in ["99999999999999999999h", "18446744073709551615h", "10x", "ten"] {
+        let o = graphlancer(&["run", "--time", bad, "--out", "/nonexistent/never-written"]);
+        assert_eq!(o.status.code(), Some(2), "{bad}: {}", stderr(&o));
+        assert!(stderr(&o).contains("is not a duration"), "{bad}: {}", stderr(&o));
+    }
 }
 
 #[test]

@@ -7,6 +7,7 @@ use graphlancer_model::Value;
 use super::{Builder, ClauseKind};
 use crate::ast::{BinOp, Clause, Expr, Projection, RemoveItem, SetItem, SingleQuery};
 use crate::feature::Feature;
+use crate::profile::SemanticsKey;
 use crate::types::{BIG, Ty, Var};
 
 /// Result columns: aliases with their types.
@@ -296,7 +297,7 @@ impl Builder<'_, '_> {
     /// Whether a value of this type can be a grouping key of an aggregation
     /// on every engine of the profile.
     fn groupable(&self, ty: &Ty) -> bool {
-        self.agreed("grouping_keys") || matches!(ty, Ty::Int | Ty::Node)
+        !(self.deterministic() && self.g.quirks.grouping_keys) || matches!(ty, Ty::Int | Ty::Node)
     }
 
     /// The type of a computed projection item: mostly scalars, now and then a
@@ -321,7 +322,7 @@ impl Builder<'_, '_> {
     /// `agg(expr) AS alias` with the aggregate's result type.
     fn aggregate_item(&mut self) -> (Expr, Var) {
         let det = self.deterministic();
-        let sum_ok = !det || self.g.profile.semantics("sum_of_integers") == Some("integer");
+        let sum_ok = !det || self.g.profile.semantics(SemanticsKey::SumOfIntegers) == Some("integer");
         let options: Vec<(usize, Feature, u32)> = vec![
             (0, Feature::CountStar, 3),
             (1, Feature::Count, 3),

@@ -11,6 +11,7 @@ use graphlancer_model::Value;
 use super::Builder;
 use crate::ast::{BinOp, Expr, Quantifier};
 use crate::feature::Feature;
+use crate::profile::SemanticsKey;
 use crate::types::{BIG, Ty, Var};
 
 /// Integers beyond this bound are not produced by arithmetic.
@@ -124,7 +125,7 @@ impl<'g> Builder<'g, '_> {
             return self.leaf(&Ty::Int);
         }
         let det = self.deterministic();
-        let division_agrees = !det || self.g.profile.semantics("integer_division").is_some();
+        let division_agrees = !det || self.g.profile.semantics(SemanticsKey::IntegerDivision).is_some();
         let options = [
             (0, Feature::Add, 3),
             (1, Feature::Subtract, 2),
@@ -175,7 +176,7 @@ impl<'g> Builder<'g, '_> {
                 (Expr::Negate(Box::new(a)), ba)
             }
             6 => {
-                let by_string = self.agreed("string_length") && self.coin(0.5);
+                let by_string = self.agreed(SemanticsKey::StringLength) && self.coin(0.5);
                 let arg = if by_string { self.string(d) } else { self.counted_list(d) };
                 (Expr::Function("size".into(), vec![arg]), 1 << 20)
             }
@@ -276,7 +277,7 @@ impl<'g> Builder<'g, '_> {
             (8, Feature::Negate, 1),
             (9, Feature::FnSqrt, 1),
             (10, Feature::Power, 1),
-            (11, Feature::FnRound, u32::from(self.agreed("round_half"))),
+            (11, Feature::FnRound, u32::from(self.agreed(SemanticsKey::RoundHalf))),
             (12, Feature::FnExp, 1),
             (13, Feature::FnLog, 1),
             (14, Feature::FnSin, 1),
@@ -334,6 +335,12 @@ impl<'g> Builder<'g, '_> {
         Expr::Literal(Value::Float(f64::from(i32::try_from(self.rng_int(0, 40)).unwrap_or(0)) / 8.0))
     }
 
+    /// Whether `type(v)` may be generated: never of a relationship that may
+    /// be null where the profile records that `type(null)` fails (Grafeo).
+    fn typeable(&self, v: &Var) -> bool {
+        !(v.nullable && self.g.quirks.type_of_null)
+    }
+
     /// A string expression.
     pub(super) fn string(&mut self, depth: u32) -> Expr {
         if depth >= self.g.config.max_depth || self.coin(0.45) {
@@ -353,14 +360,14 @@ impl<'g> Builder<'g, '_> {
             (10, Feature::CaseSimple, 1),
             (11, Feature::FnLTrim, 1),
             (12, Feature::FnRTrim, 1),
-            (13, Feature::FnType, u32::from(self.scope.of_type(&Ty::Rel).any(|v| !v.nullable))),
+            (13, Feature::FnType, u32::from(self.scope.of_type(&Ty::Rel).any(|v| self.typeable(v)))),
             (14, Feature::FnCoalesce, 1),
         ];
-        let lengths = u32::from(self.agreed("string_length"));
+        let lengths = u32::from(self.agreed(SemanticsKey::StringLength));
         let options = options.map(|(c, f, w)| match c {
             4..=7 => (c, f, w * lengths),
-            9 => (c, f, w * u32::from(self.agreed("string_concat_null"))),
-            10 => (c, f, w * u32::from(self.agreed("case_null_when_null"))),
+            9 => (c, f, w * u32::from(self.agreed(SemanticsKey::StringConcatNull))),
+            10 => (c, f, w * u32::from(self.agreed(SemanticsKey::CaseNullWhenNull))),
             _ => (c, f, w),
         });
         let Some((choice, _)) = self.pick(&options) else { return self.leaf(&Ty::String).0 };
@@ -404,8 +411,7 @@ impl<'g> Builder<'g, '_> {
             11 => Expr::Function("ltrim".into(), vec![self.string(d)]),
             12 => Expr::Function("rtrim".into(), vec![self.string(d)]),
             13 => {
-                // Never of null: Grafeo fails type(null) with an internal error.
-                let rels: Vec<Var> = self.scope.of_type(&Ty::Rel).filter(|v| !v.nullable).cloned().collect();
+                let rels: Vec<Var> = self.scope.of_type(&Ty::Rel).filter(|v| self.typeable(v)).cloned().collect();
                 let r = rels[self.below(rels.len())].name.clone();
                 Expr::Function("type".into(), vec![Expr::Variable(r)])
             }
@@ -515,7 +521,7 @@ impl<'g> Builder<'g, '_> {
             && let Some((prop, owners, key)) = self.some_property()
         {
             let ty = self.key_type(&key);
-            let exact = ty != Ty::Float || self.agreed("float_equality");
+            let exact = ty != Ty::Float || self.agreed(SemanticsKey::FloatEquality);
             let op = if equality && exact {
                 if self.coin(0.6) { BinOp::Eq } else { BinOp::Ne }
             } else if ty == Ty::Bool {
@@ -536,7 +542,7 @@ impl<'g> Builder<'g, '_> {
             Ty::Float => {
                 let (a, stored_a) = self.float(d);
                 let (b, stored_b) = if self.coin(0.6) { (self.literal(&Ty::Float), true) } else { self.float(d) };
-                let exact = self.agreed("float_equality");
+                let exact = self.agreed(SemanticsKey::FloatEquality);
                 if equality && self.deterministic() && !(stored_a && stored_b && exact) {
                     return self.comparison(false, d);
                 }
@@ -641,7 +647,7 @@ impl<'g> Builder<'g, '_> {
     fn map(&mut self, depth: u32) -> Expr {
         let node = self.scope.of_type(&Ty::Node).next().cloned();
         if let Some(n) = node
-            && self.agreed("map_projection_missing")
+            && self.agreed(SemanticsKey::MapProjectionMissing)
             && self.chance(Feature::MapProjection, 0.5)
         {
             let keys = self.keys_of(&n);

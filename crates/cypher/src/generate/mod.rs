@@ -21,7 +21,7 @@ use crate::ast::{Expr, Query, SingleQuery};
 use crate::config::GeneratorConfig;
 use crate::context::{Names, Scope};
 use crate::feature::Feature;
-use crate::profile::DialectProfile;
+use crate::profile::{DialectProfile, KnownBug, SemanticsKey};
 use crate::render::render;
 use crate::types::Ty;
 
@@ -176,8 +176,8 @@ pub struct Generator<'a> {
     quirks: Quirks,
 }
 
-/// Engine quirks some engine of the profile records (by the presence of a
-/// semantics key), looked up once: the generator consults them per clause.
+/// Known bugs and dialect restrictions some engine of the profile records,
+/// looked up once: the generator consults them per clause.
 #[derive(Debug, Clone, Copy, Default)]
 struct Quirks {
     /// Kuzu: ORDER BY in a WITH needs SKIP or LIMIT.
@@ -190,17 +190,25 @@ struct Quirks {
     two_hops_from_bound_node: bool,
     /// LadybugDB: no bare bound node as a MATCH part.
     bare_bound_node_part: bool,
+    /// Grafeo: grouping keys only of integers and nodes (deterministic presets).
+    grouping_keys: bool,
+    /// Grafeo: named paths of one hop only.
+    long_fixed_length_paths: bool,
+    /// Grafeo: `type()` only of relationships that cannot be null.
+    type_of_null: bool,
 }
 
 impl Quirks {
     fn of(profile: &DialectProfile) -> Self {
-        let has = |k: &str| profile.semantics.contains_key(k);
         Self {
-            with_order_by_needs_limit: has("with_order_by_needs_limit"),
-            relationship_inequality_by_id: has("relationship_inequality_by_id"),
-            aggregate_of_aggregate_alias: has("aggregate_of_aggregate_alias"),
-            two_hops_from_bound_node: has("two_hops_from_bound_node"),
-            bare_bound_node_part: has("bare_bound_node_part"),
+            with_order_by_needs_limit: profile.records(SemanticsKey::WithOrderByNeedsLimit),
+            relationship_inequality_by_id: profile.has_bug(KnownBug::RelationshipInequalityById),
+            aggregate_of_aggregate_alias: profile.has_bug(KnownBug::AggregateOfAggregateAlias),
+            two_hops_from_bound_node: profile.has_bug(KnownBug::TwoHopsFromBoundNode),
+            bare_bound_node_part: profile.has_bug(KnownBug::BareBoundNodePart),
+            grouping_keys: profile.has_bug(KnownBug::GroupingKeys),
+            long_fixed_length_paths: profile.has_bug(KnownBug::LongFixedLengthPaths),
+            type_of_null: profile.has_bug(KnownBug::TypeOfNull),
         }
     }
 }
@@ -214,7 +222,7 @@ impl<'a> Generator<'a> {
             graph,
             profile,
             config,
-            values: ValueIndex::new(graph, profile.semantics.contains_key("string_escapes")),
+            values: ValueIndex::new(graph, profile.records(SemanticsKey::StringEscapes)),
             quirks: Quirks::of(profile),
             keys: KeyIndex::new(&graph.schema),
             weights,
@@ -236,27 +244,28 @@ impl<'a> Generator<'a> {
 
     /// Under a deterministic preset: whether every engine of the profile
     /// shares the semantics `key` has (or none records it).
-    fn agreed(&self, key: &str) -> bool {
-        !self.config.deterministic || !self.profile.semantics.contains_key(key) || self.profile.semantics(key).is_some()
+    fn agreed(&self, key: SemanticsKey) -> bool {
+        !self.config.deterministic || !self.profile.records(key) || self.profile.semantics(key).is_some()
     }
 
     /// Whether some engine folds parallel relationships it is not asked about.
     fn collapses_relationships(&self) -> bool {
-        self.config.deterministic && self.profile.semantics.contains_key("unreferenced_relationships")
+        self.config.deterministic && self.profile.has_bug(KnownBug::UnreferencedRelationships)
     }
 
     /// Whether every relationship must be named (and referenced): to spell
     /// out uniqueness with `r1 <> r2`, or to keep parallel relationships apart.
     fn needs_named_rels(&self) -> bool {
         self.config.deterministic
-            && (self.profile.semantics("relationship_uniqueness") != Some("yes") || self.collapses_relationships())
+            && (self.profile.semantics(SemanticsKey::RelationshipUniqueness) != Some("yes")
+                || self.collapses_relationships())
     }
 
     /// Whether `next` is a MATCH after an OPTIONAL MATCH with no WITH between,
     /// which some engines refuse.
     fn match_needs_with(&self, kinds: &[ClauseKind], next: ClauseKind) -> bool {
         next == ClauseKind::Match
-            && self.profile.semantics("match_after_optional_match") != Some("yes")
+            && self.profile.semantics(SemanticsKey::MatchAfterOptionalMatch) != Some("yes")
             && kinds.iter().rev().take_while(|k| **k != ClauseKind::With).any(|k| *k == ClauseKind::OptionalMatch)
     }
 
@@ -270,24 +279,24 @@ impl<'a> Generator<'a> {
         if self.collapses_relationships() {
             out.push((Feature::PatternComprehension, "parallel relationships fold in an anonymous pattern"));
         }
-        if !self.agreed("case_null_when_null") {
+        if !self.agreed(SemanticsKey::CaseNullWhenNull) {
             out.push((Feature::CaseSimple, "CASE null WHEN null differs"));
         }
-        if !self.agreed("round_half") {
+        if !self.agreed(SemanticsKey::RoundHalf) {
             out.push((Feature::FnRound, "ties round away from zero on one engine, towards +infinity on another"));
         }
-        if !self.agreed("string_concat_null") {
+        if !self.agreed(SemanticsKey::StringConcatNull) {
             out.push((Feature::StringConcat, "a null operand of string + gives null on one engine, '' on another"));
         }
-        if self.config.deterministic && self.profile.semantics("sum_of_integers") != Some("integer") {
+        if self.config.deterministic && self.profile.semantics(SemanticsKey::SumOfIntegers) != Some("integer") {
             out.push((Feature::Sum, "sum() of integers is not an integer everywhere"));
         }
-        if !self.agreed("string_length") {
+        if !self.agreed(SemanticsKey::StringLength) {
             for f in [Feature::FnSubstring, Feature::FnLeft, Feature::FnRight, Feature::FnReverse] {
                 out.push((f, "string length counts bytes on one engine, characters on another"));
             }
         }
-        if !self.agreed("map_projection_missing") {
+        if !self.agreed(SemanticsKey::MapProjectionMissing) {
             out.push((Feature::MapProjection, "a missing key is dropped on one engine, null on another"));
         }
         out.retain(|(f, _)| self.weight(*f) > 0);
@@ -483,8 +492,8 @@ impl<'g, 'r> Builder<'g, 'r> {
 
     /// Under a deterministic preset: whether every engine of the profile
     /// shares the semantics `key` has (or none records it).
-    fn agreed(&self, key: &str) -> bool {
-        !self.deterministic() || !self.g.profile.semantics.contains_key(key) || self.g.profile.semantics(key).is_some()
+    fn agreed(&self, key: SemanticsKey) -> bool {
+        self.g.agreed(key)
     }
 
     /// Generates a WHERE predicate.

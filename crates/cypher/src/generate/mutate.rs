@@ -249,4 +249,23 @@ impl Generator<'_> {
         *names = b.names;
         e
     }
+
+    /// An expression of type `ty` over the variables `scope`, as the
+    /// generator would write one in a projection.
+    pub fn expression_over(
+        &self,
+        scope: &[crate::types::Var],
+        ty: &crate::types::Ty,
+        names: &mut Names,
+        rng: &mut CaseRng,
+    ) -> Expr {
+        let mut b = Builder::new(self, rng);
+        b.names = names.clone();
+        for v in scope {
+            b.scope.bind(v.clone());
+        }
+        let e = b.expr(ty, 0);
+        *names = b.names;
+        e
+    }
 }

@@ -194,8 +194,9 @@ impl<'g> Builder<'g, '_> {
             let far = self.new_node(Some(step.far.clone()), 0.5, &mut new_vars);
             hops_out.push((rel, far));
         }
-        // One hop only: Grafeo loses longer fixed-length paths.
-        let name = if hops_out.len() == 1 && self.chance(Feature::NamedPath, 0.12) {
+        // Where the profile records it (Grafeo), a named path has one hop.
+        let long_ok = !self.g.quirks.long_fixed_length_paths && !hops_out.is_empty();
+        let name = if (hops_out.len() == 1 || long_ok) && self.chance(Feature::NamedPath, 0.12) {
             let p = self.names.fresh("p");
             new_vars.push(Var::new(p.clone(), Ty::Path));
             Some(p)

@@ -1,0 +1,193 @@
+//! The campaign loop, the reducer and the report store against a small fake
+//! engine, whose answers the tests choose. What the oracles make of real
+//! engines is tested against them in the CLI's integration tests.
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use graphlancer_cypher::{DialectProfile, GeneratorConfig, Preset};
+use graphlancer_engines::{Engine, EngineError, ErrorClass, ExecOptions, Outcome};
+use graphlancer_model::{Graph, GraphConfig, ResultSet, Value};
+
+use crate::campaign::{Budget, Campaign, CampaignConfig, Summary};
+use crate::oracle::OracleKind;
+use crate::report::{ReportStore, read_case};
+
+type Answer = dyn FnMut(&str) -> Outcome;
+
+/// An engine that answers with a closure and remembers what it was sent.
+struct Fake {
+    name: String,
+    answer: Box<Answer>,
+    sent: Rc<RefCell<Vec<String>>>,
+}
+
+impl Fake {
+    fn new(name: &str, answer: impl FnMut(&str) -> Outcome + 'static) -> (Self, Rc<RefCell<Vec<String>>>) {
+        let sent = Rc::new(RefCell::new(Vec::new()));
+        (Self { name: name.into(), answer: Box::new(answer), sent: sent.clone() }, sent)
+    }
+}
+
+impl Engine for Fake {
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn version(&self) -> &str {
+        "0"
+    }
+    fn dialect(&self) -> &'static str {
+        "neo4j5"
+    }
+    fn load(&mut self, _: &Graph) -> Result<(), EngineError> {
+        Ok(())
+    }
+    fn execute(&mut self, query: &str, _: &ExecOptions) -> Result<Outcome, EngineError> {
+        self.sent.borrow_mut().push(query.to_owned());
+        Ok((self.answer)(query))
+    }
+}
+
+fn one_row() -> Outcome {
+    Outcome::Rows(ResultSet::new(vec!["x".into()], vec![vec![Value::Int(1)]]))
+}
+
+fn config(out: &std::path::Path, oracles: Vec<OracleKind>, queries: u64) -> CampaignConfig {
+    CampaignConfig {
+        seed: 1,
+        oracles,
+        weights: BTreeMap::new(),
+        budget: Budget::Queries(queries),
+        queries_per_graph: 50,
+        graph: GraphConfig { nodes: 8, relationships: 12, ..GraphConfig::default() },
+        generator: GeneratorConfig::preset(Preset::Differential),
+        mutations: true,
+        frequencies: true,
+        pool_clauses: (3, 8),
+        exec: ExecOptions::default(),
+        out: out.to_owned(),
+        reduce: true,
+        record: false,
+    }
+}
+
+fn run(engines: Vec<Box<dyn Engine>>, config: CampaignConfig) -> Summary {
+    let profile = DialectProfile::built_in("neo4j5").expect("built in");
+    Campaign::new(engines, profile, config).expect("campaign").run(&mut |_| {}).expect("runs")
+}
+
+#[test]
+fn an_engine_that_always_agrees_with_itself_has_no_findings() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    // Every query answers the same empty bag: every relation holds.
+    let (fake, sent) = Fake::new("fake", |_| Outcome::Rows(ResultSet::new(vec!["x".into()], Vec::new())));
+    let s = run(vec![Box::new(fake)], config(dir.path(), vec![OracleKind::Crash, OracleKind::Rewrite], 60));
+    assert_eq!(s.queries, 60);
+    assert_eq!(s.findings_new + s.findings_duplicate, 0, "{:?}", s.findings);
+    assert_eq!(sent.borrow().len() as u64, s.queries + s.followup_queries);
+    assert!(s.followup_queries > 0, "the rewrite oracle ran queries of its own");
+}
+
+#[test]
+fn answers_graphlancer_cannot_read_are_counted_and_never_reported() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (a, _) = Fake::new("a", |_| one_row());
+    let (b, _) = Fake::new("b", |_| Outcome::Undecodable { message: "a point value".into() });
+    let oracles = vec![OracleKind::Crash, OracleKind::Differential];
+    let s = run(vec![Box::new(a), Box::new(b)], config(dir.path(), oracles, 30));
+    assert_eq!(s.findings_new + s.findings_duplicate, 0, "{:?}", s.findings);
+    assert_eq!(s.harness_faults, 30);
+    assert_eq!(s.engines[1].undecodable, 30);
+    assert!(s.engines[1].errors.keys().any(|k| k.starts_with("undecodable: a point value")));
+}
+
+#[test]
+fn crashes_are_confirmed_reduced_deduplicated_and_written() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let crash_on = |q: &str| q.contains("UNWIND");
+    let (fake, _) =
+        Fake::new("fake", move |q| if crash_on(q) { Outcome::Crash { message: "segfault".into() } } else { one_row() });
+    let s = run(vec![Box::new(fake)], config(dir.path(), vec![OracleKind::Crash], 80));
+    assert!(s.findings_new >= 1, "{s:?}");
+    let store = ReportStore::open(dir.path()).expect("opens");
+    let mut reduced = 0;
+    for (signature, folder) in store.findings() {
+        assert_eq!(signature.oracle, OracleKind::Crash);
+        let case = read_case(&folder.join("case.json")).expect("case.json");
+        assert!(case.query.contains("UNWIND"), "the reduced query keeps what crashes: {}", case.query);
+        if let Some(original) = &case.original_query {
+            assert!(case.query.len() < original.len());
+            reduced += 1;
+        }
+        assert!(case.reproduced);
+    }
+    assert!(reduced > 0, "no finding was reduced");
+    // Seen again, a known signature only raises the count.
+    let (fake, _) =
+        Fake::new("fake", move |q| if crash_on(q) { Outcome::Crash { message: "segfault".into() } } else { one_row() });
+    let again = run(vec![Box::new(fake)], config(dir.path(), vec![OracleKind::Crash], 80));
+    assert_eq!(again.findings_new, 0);
+    assert_eq!(again.findings_duplicate, s.findings_new + s.findings_duplicate);
+}
+
+#[test]
+fn a_crash_that_does_not_repeat_is_kept_and_marked_and_other_flukes_are_dropped() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut seen = std::collections::BTreeSet::new();
+    // Every query crashes the first time it is sent and never again.
+    let (fake, _) = Fake::new("fake", move |q| {
+        if seen.insert(q.to_owned()) { Outcome::Crash { message: "once".into() } } else { one_row() }
+    });
+    let s = run(vec![Box::new(fake)], config(dir.path(), vec![OracleKind::Crash], 5));
+    assert!(s.unreproduced_faults >= 1);
+    let store = ReportStore::open(dir.path()).expect("opens");
+    let (_, folder) = store.findings().iter().next().expect("kept");
+    assert!(!read_case(&folder.join("case.json")).expect("case").reproduced);
+
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut seen = std::collections::BTreeSet::new();
+    let (fake, _) = Fake::new("fake", move |q| {
+        if seen.insert(q.to_owned()) {
+            Outcome::Error { class: ErrorClass::Syntax, message: "once".into() }
+        } else {
+            one_row()
+        }
+    });
+    let s = run(vec![Box::new(fake)], config(dir.path(), vec![OracleKind::Error], 5));
+    assert_eq!((s.flaky, s.findings_new), (5, 0));
+}
+
+#[test]
+fn the_report_store_skips_unfinished_folders_and_refuses_damaged_counts() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let crash = |q: &str| if q.contains("MATCH") { Outcome::Crash { message: "x".into() } } else { one_row() };
+    let (fake, _) = Fake::new("fake", crash);
+    let s = run(vec![Box::new(fake)], config(dir.path(), vec![OracleKind::Crash], 20));
+    assert!(s.findings_new >= 1);
+    // A campaign killed while writing leaves a folder without case.json.
+    let half = dir.path().join("findings").join("0099-crash");
+    std::fs::create_dir_all(&half).expect("mkdir");
+    std::fs::write(half.join("README.md"), "half").expect("write");
+    let store = ReportStore::open(dir.path()).expect("an unfinished folder does not stop a campaign");
+    assert_eq!(store.unfinished(), std::slice::from_ref(&half));
+    let (fake, _) = Fake::new("fake", crash);
+    let s = run(vec![Box::new(fake)], config(dir.path(), vec![OracleKind::Crash], 20));
+    assert_eq!(s.unfinished_reports, vec![half.display().to_string()]);
+    // A count that does not parse is an error, not a silent reset to 1.
+    let (_, folder) = ReportStore::open(dir.path())
+        .expect("opens")
+        .findings()
+        .iter()
+        .next()
+        .map(|(s, f)| (s.clone(), f.clone()))
+        .expect("one");
+    std::fs::write(folder.join("occurrences"), "many").expect("write");
+    let (fake, _) = Fake::new("fake", crash);
+    let profile = DialectProfile::built_in("neo4j5").expect("built in");
+    let err = Campaign::new(vec![Box::new(fake)], profile, config(dir.path(), vec![OracleKind::Crash], 20))
+        .expect("opens")
+        .run(&mut |_| {})
+        .expect_err("a damaged count stops the campaign");
+    assert!(err.to_string().contains("occurrences is not a count"), "{err}");
+}
