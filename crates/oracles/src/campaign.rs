@@ -538,6 +538,7 @@ impl Campaign {
             summary: finding.summary,
             relation: ran.case.relation,
             broken: finding.relation,
+            delta: ran.case.delta,
             seed: self.config.seed,
             graph_index: at.graph_index,
             case_index: at.case_index,

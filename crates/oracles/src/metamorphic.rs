@@ -22,6 +22,19 @@
 //!   (otherwise relationship uniqueness would remove pairs): T1 differs from
 //!   T2, or `m` has no self-loop of that type.
 //!
+//! - Dynamic relations (GAMERA's data addition, deletion, update and
+//!   irrelevant change), each as a count before and after a change made in
+//!   the same query and finished by `WITH count(*)` (so the read comes after
+//!   every write, in openCypher's clause-at-a-time order): `added-node` (a
+//!   node created with label L and `k = v` raises the count of `(y:L) WHERE
+//!   y.k = v` by one), `deleted-node` and `deleted-relationship` (the count
+//!   drops by one when the entity deleted was counted), `updated` (setting
+//!   `x.k = v` raises the count of `y.k = v` by one unless x had it already)
+//!   and `irrelevant` (a change to a node the count cannot see leaves it
+//!   alone). The predicted difference is computed from the generated graph.
+//!   Each run starts from the generated graph: the adapters restore it after
+//!   a query that writes.
+//!
 //! Every relationship is named and referenced (`r IS NOT NULL`), since an
 //! engine may fold parallel relationships it is not asked about.
 
@@ -42,7 +55,17 @@ use crate::relation::{NO_ROWS, broken, rows_of};
 pub struct Metamorphic;
 
 /// The relations, by name.
-const RELATIONS: [&str; 4] = ["symmetry", "k-hop", "type-union", "path-product"];
+const RELATIONS: [&str; 9] = [
+    "symmetry",
+    "k-hop",
+    "type-union",
+    "path-product",
+    "added-node",
+    "deleted-node",
+    "deleted-relationship",
+    "updated",
+    "irrelevant",
+];
 
 impl Oracle for Metamorphic {
     fn kind(&self) -> OracleKind {
@@ -57,14 +80,19 @@ impl Oracle for Metamorphic {
         let start = b.rng.random_range(0..RELATIONS.len());
         for k in 0..RELATIONS.len() {
             let name = RELATIONS[(start + k) % RELATIONS.len()];
+            let mut delta = None;
             let queries = match name {
                 "symmetry" => b.symmetry(),
                 "k-hop" => b.k_hop(),
                 "type-union" => b.type_union(),
-                _ => b.path_product(),
+                "path-product" => b.path_product(),
+                dynamic => b.change(dynamic).map(|(queries, d)| {
+                    delta = Some(d);
+                    queries
+                }),
             };
             if let Some(queries) = queries {
-                return Ok(TestCase { relation: format!("metamorphic:{name}"), queries });
+                return Ok(TestCase { relation: format!("metamorphic:{name}"), queries, delta });
             }
         }
         Err("no relation applies to this profile and graph")
@@ -85,6 +113,10 @@ impl Oracle for Metamorphic {
                     (Some(t), Some(i), Some(o)) => i.checked_mul(o) == Some(t),
                     _ => return Verdict::Skip("a count that is not one integer"),
                 },
+                (_, [before, after]) if case.delta.is_some() => match (count(before), count(after)) {
+                    (Some(b), Some(a)) => Some(a - b) == case.delta,
+                    _ => return Verdict::Skip("a count that is not one integer"),
+                },
                 _ => return Verdict::Skip("a group of another size"),
             };
             if !held {
@@ -96,7 +128,10 @@ impl Oracle for Metamorphic {
                     "violated",
                     None,
                     format!("{engine}: the {name} relation does not hold ({})", shown.join(" / ")),
-                    words(name).to_owned(),
+                    match case.delta {
+                        Some(d) => format!("{} The graph generated predicts a difference of {d:+}.", words(name)),
+                        None => words(name).to_owned(),
+                    },
                 );
             }
         }
@@ -119,10 +154,26 @@ fn words(name: &str) -> &'static str {
             "A relationship of type T1|T2 is of type T1 or of type T2 and never both, so the first count must \
              be the sum of the other two."
         }
-        _ => {
+        "path-product" => {
             "Every path (a)-[:T1]->(m)-[:T2]->(b) through the fixed node m joins one way into m with one way \
              out of it, and the two relationships can never be the same one, so the first count must be the \
              product of the other two."
+        }
+        "added-node" => {
+            "A node created with label L and property k = v, before a MATCH that counts the nodes with label L \
+             and k = v, must be counted: the second count is the first plus one."
+        }
+        "deleted-node" | "deleted-relationship" => {
+            "An entity deleted before a MATCH that would have counted it is gone: the second count is the first \
+             minus one when the generated graph says the deleted entity was counted, and the same otherwise."
+        }
+        "updated" => {
+            "After SET x.k = v, a MATCH that counts the nodes with k = v must count x: the second count is the \
+             first plus one unless x had k = v already."
+        }
+        _ => {
+            "A change to a node the counting MATCH cannot see (another label, or another property) must leave \
+             the count as it was."
         }
     }
 }
@@ -348,5 +399,209 @@ impl Draw<'_, '_, '_, '_> {
             CaseQuery::new("into m", q2, None),
             CaseQuery::new("out of m", q3, None),
         ])
+    }
+}
+
+impl Draw<'_, '_, '_, '_> {
+    /// A dynamic relation: the count before, the count after a change made
+    /// in the same query, and the difference the generated graph predicts.
+    fn change(&mut self, name: &str) -> Option<(Vec<CaseQuery>, i64)> {
+        use graphlancer_cypher::ast::SetItem;
+        let graph = self.cx.graph;
+        // A node with a label and a property of that label, which the count is about.
+        let labelled: Vec<&graphlancer_model::GraphNode> = graph
+            .nodes
+            .iter()
+            .filter(|n| n.labels.first().is_some_and(|l| n.properties.keys().any(|k| self.key_of(l, k))))
+            .collect();
+        if labelled.is_empty() {
+            return None;
+        }
+        let x = labelled[self.rng.random_range(0..labelled.len())];
+        let label = x.labels[0].clone();
+        let keys: Vec<&String> = x.properties.keys().filter(|k| self.key_of(&label, k)).collect();
+        let key = keys[self.rng.random_range(0..keys.len())].clone();
+        let value = x.properties[&key].clone();
+        if matches!(value, Value::Float(f) if f.is_nan()) {
+            return None;
+        }
+        let counted = |n: &graphlancer_model::GraphNode, v: &Value| {
+            n.labels.contains(&label) && n.properties.get(&key).is_some_and(|w| w == v)
+        };
+        // `MATCH (y:L) WHERE y.k = v RETURN count(y) AS c`, after `prefix`.
+        let counting = |prefix: Vec<Clause>, v: &Value| {
+            let y = NodePattern { variable: Some("y".into()), labels: vec![label.clone()], properties: Vec::new() };
+            let is =
+                Expr::binary(BinOp::Eq, Expr::Property(Box::new(Expr::var("y")), key.clone()), Expr::lit(v.clone()));
+            let mut clauses = prefix;
+            if !clauses.is_empty() {
+                clauses.push(Clause::With(Projection {
+                    distinct: false,
+                    star: false,
+                    items: vec![(Expr::Aggregate { name: "count".into(), distinct: false, arg: None }, "d".into())],
+                    predicate: None,
+                    order_by: Vec::new(),
+                    skip: None,
+                    limit: None,
+                }));
+            }
+            clauses.push(Clause::Match {
+                optional: false,
+                patterns: vec![PathPattern { name: None, start: y, hops: Vec::new() }],
+                guard: None,
+                predicate: Some(is),
+            });
+            clauses.push(Clause::Return(Projection {
+                distinct: false,
+                star: false,
+                items: vec![(
+                    Expr::Aggregate { name: "count".into(), distinct: false, arg: Some(Box::new(Expr::var("y"))) },
+                    "c".into(),
+                )],
+                predicate: None,
+                order_by: Vec::new(),
+                skip: None,
+                limit: None,
+            }));
+            Query { parts: vec![SingleQuery { clauses }], union_all: false }
+        };
+        let find = |v: &str, id: i64| Clause::Match {
+            optional: false,
+            patterns: vec![PathPattern {
+                name: None,
+                start: NodePattern { variable: Some(v.into()), labels: Vec::new(), properties: Vec::new() },
+                hops: Vec::new(),
+            }],
+            guard: None,
+            predicate: Some(Self::is(v, id)),
+        };
+        let before = counting(Vec::new(), &value);
+        let (prefix, probe, delta) = match name {
+            "added-node" => {
+                if !self.has(Feature::Create) {
+                    return None;
+                }
+                let next = graph.nodes.iter().map(|n| n.id).chain(graph.relationships.iter().map(|r| r.id)).max()? + 1;
+                let props = vec![
+                    (ID_PROPERTY.to_owned(), Expr::lit(Value::Int(next))),
+                    (key.clone(), Expr::lit(value.clone())),
+                ];
+                let node = NodePattern { variable: Some("x".into()), labels: vec![label.clone()], properties: props };
+                (
+                    vec![Clause::Create { patterns: vec![PathPattern { name: None, start: node, hops: Vec::new() }] }],
+                    value.clone(),
+                    1,
+                )
+            }
+            "deleted-node" => {
+                if !self.has(Feature::DetachDelete) {
+                    return None;
+                }
+                let delete = Clause::Delete { detach: true, variables: vec!["x".into()] };
+                (vec![find("x", x.id), delete], value.clone(), -1)
+            }
+            "deleted-relationship" => {
+                if !self.has(Feature::Delete) || graph.relationships.is_empty() {
+                    return None;
+                }
+                let r = &graph.relationships[self.rng.random_range(0..graph.relationships.len())];
+                let (s, rel) = self.rel(Vec::new(), Direction::Out);
+                let (_, a) = self.node("n");
+                let (_, b) = self.node("n");
+                let m = Clause::Match {
+                    optional: false,
+                    patterns: vec![PathPattern { name: None, start: a, hops: vec![(rel, b)] }],
+                    guard: None,
+                    predicate: Some(Self::is(&s, r.id)),
+                };
+                let delete = Clause::Delete { detach: false, variables: vec![s] };
+                // Counts relationships of r's type instead of nodes.
+                let t = r.rel_type.clone();
+                let count_rels = |prefix: Vec<Clause>, s: &mut Self| {
+                    let (v, rel) = s.rel(vec![t.clone()], Direction::Out);
+                    let (_, a) = s.node("n");
+                    let (_, b) = s.node("n");
+                    let pattern = PathPattern { name: None, start: a, hops: vec![(rel, b)] };
+                    let mut q = s.query(
+                        pattern,
+                        std::slice::from_ref(&v),
+                        None,
+                        vec![(
+                            Expr::Aggregate {
+                                name: "count".into(),
+                                distinct: false,
+                                arg: Some(Box::new(Expr::var(&v))),
+                            },
+                            "c".into(),
+                        )],
+                    );
+                    if !prefix.is_empty() {
+                        let mut clauses = prefix;
+                        clauses.push(Clause::With(Projection {
+                            distinct: false,
+                            star: false,
+                            items: vec![(
+                                Expr::Aggregate { name: "count".into(), distinct: false, arg: None },
+                                "d".into(),
+                            )],
+                            predicate: None,
+                            order_by: Vec::new(),
+                            skip: None,
+                            limit: None,
+                        }));
+                        clauses.append(&mut q.parts[0].clauses);
+                        q.parts[0].clauses = clauses;
+                    }
+                    q
+                };
+                let before = count_rels(Vec::new(), self);
+                let after = count_rels(vec![m, delete], self);
+                return Some((vec![CaseQuery::new("before", before, None), CaseQuery::new("after", after, None)], -1));
+            }
+            "updated" => {
+                if !self.has(Feature::SetProperty) {
+                    return None;
+                }
+                // Another value the key takes somewhere in the graph.
+                let others: Vec<&Value> = graph
+                    .nodes
+                    .iter()
+                    .filter(|n| n.labels.contains(&label))
+                    .filter_map(|n| n.properties.get(&key))
+                    .filter(|v| !matches!(v, Value::Float(f) if f.is_nan()))
+                    .collect();
+                let v2 = others[self.rng.random_range(0..others.len())].clone();
+                let set =
+                    Clause::Set { items: vec![SetItem::Property("x".into(), key.clone(), Expr::lit(v2.clone()))] };
+                let delta = i64::from(!counted(x, &v2));
+                (vec![find("x", x.id), set], v2, delta)
+            }
+            _ => {
+                // A node without the label, given the value: the count of L cannot see it.
+                if !self.has(Feature::SetProperty) {
+                    return None;
+                }
+                let outside: Vec<&graphlancer_model::GraphNode> = graph
+                    .nodes
+                    .iter()
+                    .filter(|n| !n.labels.contains(&label) && n.labels.first().is_some_and(|l| self.key_of(l, &key)))
+                    .collect();
+                if outside.is_empty() {
+                    return None;
+                }
+                let z = outside[self.rng.random_range(0..outside.len())];
+                let set =
+                    Clause::Set { items: vec![SetItem::Property("x".into(), key.clone(), Expr::lit(value.clone()))] };
+                (vec![find("x", z.id), set], value.clone(), 0)
+            }
+        };
+        let before = if probe == value { before } else { counting(Vec::new(), &probe) };
+        let after = counting(prefix, &probe);
+        Some((vec![CaseQuery::new("before", before, None), CaseQuery::new("after", after, None)], delta))
+    }
+
+    /// Whether nodes labelled `label` may carry `key` (the schema says so).
+    fn key_of(&self, label: &str, key: &str) -> bool {
+        self.cx.graph.schema.labels.iter().any(|l| l.name == label && l.keys.iter().any(|k| k == key))
     }
 }

@@ -116,12 +116,21 @@ pub struct TestCase {
     pub relation: String,
     /// The queries, each run on every engine.
     pub queries: Vec<CaseQuery>,
+    /// For relations between counts: the difference the relation predicts
+    /// between the second query's count and the first's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delta: Option<i64>,
 }
 
 impl TestCase {
     /// A case of one query.
     pub fn single(relation: &str, query: CaseQuery) -> Self {
-        Self { relation: relation.to_owned(), queries: vec![query] }
+        Self { relation: relation.to_owned(), queries: vec![query], delta: None }
+    }
+
+    /// A case of several queries.
+    pub fn group(relation: &str, queries: Vec<CaseQuery>) -> Self {
+        Self { relation: relation.to_owned(), queries, delta: None }
     }
 }
 

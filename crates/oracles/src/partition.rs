@@ -136,15 +136,15 @@ impl Oracle for Partition {
             Query { parts: vec![SingleQuery { clauses }], union_all: false }
         };
         let order = source.order_columns.clone();
-        Ok(TestCase {
-            relation: "partition".into(),
-            queries: vec![
+        Ok(TestCase::group(
+            "partition",
+            vec![
                 CaseQuery::source(source),
                 CaseQuery::new("p", with(p.clone()), order.clone()),
                 CaseQuery::new("NOT p", with(Expr::Not(Box::new(p.clone()))), order.clone()),
                 CaseQuery::new("p IS NULL", with(Expr::IsNull { expr: Box::new(p), negated: false }), order),
             ],
-        })
+        ))
     }
 
     fn judge(&self, cx: &JudgeCx<'_>, case: &TestCase, outcomes: &[Vec<Outcome>]) -> Verdict {

@@ -69,7 +69,7 @@ impl Reducer<'_> {
                 for e in self.engines.iter_mut() {
                     outcomes.push(e.execute(&q.text, self.exec)?);
                 }
-                let trial = TestCase { relation: case.relation.clone(), queries: vec![q] };
+                let trial = TestCase { relation: case.relation.clone(), queries: vec![q], delta: case.delta };
                 let outcomes = vec![outcomes];
                 if let Verdict::Finding(f) = self.oracle.judge(self.judge, &trial, &outcomes)
                     && f.signature.family() == *family

@@ -51,6 +51,9 @@ pub struct Case {
     pub relation: String,
     /// The relation the group broke, in words, for group oracles.
     pub broken: Option<String>,
+    /// For relations between counts: the difference the relation predicts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delta: Option<i64>,
     /// Campaign seed, graph and case index: the case regenerates from these.
     pub seed: u64,
     /// Index of the graph in the campaign.
@@ -156,7 +159,7 @@ impl Case {
             order_columns: self.order_columns.clone(),
         };
         let queries = std::iter::once(first).chain(self.followups.iter().map(StoredQuery::case_query)).collect();
-        crate::oracle::TestCase { relation: self.relation.clone(), queries }
+        crate::oracle::TestCase { relation: self.relation.clone(), queries, delta: self.delta }
     }
 }
 

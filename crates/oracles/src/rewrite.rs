@@ -48,7 +48,8 @@ use crate::relation::{NO_ROWS, broken, rows_of};
 pub struct Rewrite;
 
 /// The rewrites, by name.
-const REWRITES: [&str; 7] = [
+const REWRITES: [&str; 8] = [
+    "optional-keeps-rows",
     "inline-to-where",
     "reverse-direction",
     "tautology",
@@ -81,13 +82,19 @@ impl Oracle for Rewrite {
                 "in-to-or" => in_to_or(q),
                 "drop-predicate" => drop_predicate(q, rng),
                 "optional-to-match" => optional_to_match(q, rng),
+                "optional-keeps-rows" => {
+                    if let Some((before, after)) = optional_keeps_rows(source, rng) {
+                        let queries =
+                            vec![CaseQuery::new("before", before, None), CaseQuery::new("after", after, None)];
+                        return Ok(TestCase::group("rewrite:optional-keeps-rows", queries));
+                    }
+                    None
+                }
                 _ => null_check(q),
             };
             if let Some(ast) = rewritten {
-                return Ok(TestCase {
-                    relation: format!("rewrite:{name}"),
-                    queries: vec![CaseQuery::source(source), CaseQuery::new(name, ast, source.order_columns.clone())],
-                });
+                let rewritten = CaseQuery::new(name, ast, source.order_columns.clone());
+                return Ok(TestCase::group(&format!("rewrite:{name}"), vec![CaseQuery::source(source), rewritten]));
             }
         }
         Err("no rewrite applies")
@@ -99,8 +106,9 @@ impl Oracle for Rewrite {
             return judge_null_check(cx, case, outcomes);
         }
         // The rows that must be contained in the others: the source's when a
-        // predicate is dropped, the rewrite's when OPTIONAL becomes MATCH.
-        let subset = name == "drop-predicate" || name == "optional-to-match";
+        // predicate is dropped or an OPTIONAL MATCH added, the rewrite's when
+        // OPTIONAL becomes MATCH.
+        let subset = matches!(name, "drop-predicate" | "optional-to-match" | "optional-keeps-rows");
         let swap = name == "optional-to-match";
         let order = match (&case.queries[0].order_columns, subset) {
             (Some(keys), false) => RowOrder::SortedBy(keys.clone()),
@@ -118,7 +126,11 @@ impl Oracle for Rewrite {
                 Comparison::Differ(Difference::Order { .. }) => "order",
                 Comparison::Differ(_) => "values",
             };
-            let words = if swap {
+            let words = if name == "optional-keeps-rows" {
+                "OPTIONAL MATCH keeps every row it is given (extending it with a match, or with nulls where \
+                 there is none), so the variables bound before it must come out at least as often as they go in."
+                    .to_owned()
+            } else if swap {
                 "OPTIONAL MATCH keeps every match MATCH finds (and adds a null row where there is none), and the \
                  clauses after it handle rows one at a time, so every row of the MATCH query must be in the \
                  OPTIONAL MATCH query's answer."
@@ -416,14 +428,15 @@ fn judge_null_check(cx: &JudgeCx<'_>, case: &TestCase, outcomes: &[Vec<Outcome>]
         let wrong = after.rows.iter().find(|row| {
             (0..n).any(|j| matches!(row.get(n + j), Some(Value::Bool(b)) if *b != (row[j] == Value::Null)))
         });
-        let projected = ResultSet::new(
-            before.columns.clone(),
-            after.rows.iter().map(|row| row[..n].to_vec()).collect(),
-        );
+        let projected =
+            ResultSet::new(before.columns.clone(), after.rows.iter().map(|row| row[..n].to_vec()).collect());
         let order = case.queries[0].order_columns.clone().map_or(RowOrder::Bag, RowOrder::SortedBy);
         let (how, summary) = if let Some(row) = wrong {
             let shown: Vec<String> = row.iter().map(ToString::to_string).collect();
-            ("is-null", format!("{engine}: `e IS NULL` disagrees with the value of e in the row ({})", shown.join(", ")))
+            (
+                "is-null",
+                format!("{engine}: `e IS NULL` disagrees with the value of e in the row ({})", shown.join(", ")),
+            )
         } else if compare(before, &projected, &order, Tolerance::default()) != Comparison::Equal {
             ("columns-changed", format!("{engine}: adding `e IS NULL` columns changes the other columns"))
         } else {
@@ -443,4 +456,37 @@ fn judge_null_check(cx: &JudgeCx<'_>, case: &TestCase, outcomes: &[Vec<Outcome>]
         );
     }
     Verdict::Pass
+}
+
+/// The rows before an OPTIONAL MATCH and after it, both projected on the
+/// variables bound before it.
+fn optional_keeps_rows(source: &Generated, rng: &mut CaseRng) -> Option<(Query, Query)> {
+    let q = &source.query;
+    let clauses = single(q);
+    if source.scopes.len() != clauses.len() {
+        return None;
+    }
+    let spots: Vec<usize> = (1..clauses.len())
+        .filter(|&i| matches!(&clauses[i], Clause::Match { optional: true, .. }) && !source.scopes[i - 1].is_empty())
+        .collect();
+    if spots.is_empty() {
+        return None;
+    }
+    let i = spots[rng.random_range(0..spots.len())];
+    let items: Vec<(Expr, String)> =
+        source.scopes[i - 1].iter().map(|v| (Expr::var(&v.name), v.name.clone())).collect();
+    let ret = Clause::Return(graphlancer_cypher::ast::Projection {
+        distinct: false,
+        star: false,
+        items,
+        predicate: None,
+        order_by: Vec::new(),
+        skip: None,
+        limit: None,
+    });
+    let mut before = clauses[..i].to_vec();
+    before.push(ret.clone());
+    let mut after = clauses[..=i].to_vec();
+    after.push(ret);
+    Some((with_clauses(q, before), with_clauses(q, after)))
 }
