@@ -131,6 +131,13 @@ impl Engine for HostedEngine {
         self.kind.dialect
     }
 
+    fn script(&self) -> ScriptDialect {
+        match self.kind.load {
+            LoadForm::Script(d) => d,
+            LoadForm::Graph => ScriptDialect::Cypher,
+        }
+    }
+
     fn load(&mut self, graph: &Graph) -> Result<(), EngineError> {
         self.graph = Some(graph.clone());
         // If the host died or failed, a fresh one gets the graph once more,

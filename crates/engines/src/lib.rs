@@ -56,6 +56,12 @@ pub trait Engine {
     fn version(&self) -> &str;
     /// The query dialect the engine speaks, naming its dialect profile.
     fn dialect(&self) -> &'static str;
+    /// The creation script that loads a graph into this engine, as a user
+    /// pastes it into the engine's shell: the one place this fact lives
+    /// (reports record it with the engine).
+    fn script(&self) -> graphlancer_model::ScriptDialect {
+        graphlancer_model::ScriptDialect::Cypher
+    }
     /// Replaces whatever the engine holds with `graph`.
     fn load(&mut self, graph: &Graph) -> Result<(), EngineError>;
     /// Runs one query. A query that writes leaves the loaded graph as it was:

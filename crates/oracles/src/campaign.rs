@@ -545,7 +545,7 @@ impl Campaign {
             engines: self
                 .engines
                 .iter()
-                .map(|e| EngineRecord { spec: e.name().into(), version: e.version().into() })
+                .map(|e| EngineRecord { spec: e.name().into(), version: e.version().into(), script: e.script() })
                 .collect(),
             graph: at.graph.clone(),
             shape: shape(&first.ast),

@@ -27,6 +27,8 @@ pub struct EngineRecord {
     pub spec: String,
     /// The version it reported.
     pub version: String,
+    /// The creation script it loads graphs by (as the engine stated it).
+    pub script: ScriptDialect,
 }
 
 /// A finding, complete enough to replay with nothing else.
@@ -377,18 +379,12 @@ fn write_atomic(path: &Path, text: &str) -> Result<(), ReportError> {
     std::fs::rename(&tmp, path).map_err(io(path))
 }
 
-/// The creation script an engine spec needs: Kuzu and LadybugDB want
-/// tables first.
-pub fn script_dialect(spec: &str) -> ScriptDialect {
-    if spec.starts_with("kuzu") || spec.starts_with("ladybug") { ScriptDialect::Kuzu } else { ScriptDialect::Cypher }
-}
-
 /// `repro.cypher` in the first engine's dialect, plus `repro-kuzu.cypher`
 /// when another engine compared needs Kuzu's tables (or the other way round).
 pub fn repro_files(case: &Case) -> Vec<(&'static str, String)> {
-    let first = case.engines.first().map_or(ScriptDialect::Cypher, |e| script_dialect(&e.spec));
+    let first = case.engines.first().map_or(ScriptDialect::Cypher, |e| e.script);
     let mut files = vec![("repro.cypher", repro(case, first))];
-    if let Some(other) = case.engines.iter().map(|e| script_dialect(&e.spec)).find(|d| *d != first) {
+    if let Some(other) = case.engines.iter().map(|e| e.script).find(|d| *d != first) {
         let name = if other == ScriptDialect::Kuzu { "repro-kuzu.cypher" } else { "repro-neo4j.cypher" };
         files.push((name, repro(case, other)));
     }

@@ -137,3 +137,25 @@ fn engines_lists_what_is_installed_and_checks_named_specs() {
     assert_eq!(missing.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&missing.stdout).contains("scripts/setup-engines.sh kuzu@0.0.1"));
 }
+
+#[test]
+fn a_server_that_accepts_and_never_answers_is_a_bounded_clear_error() {
+    // A listener that takes the connection and says nothing: every blocking
+    // call graphlancer makes on it must give up by itself.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = listener.local_addr().expect("address").port();
+    let held = std::thread::spawn(move || {
+        let mut open = Vec::new();
+        for stream in listener.incoming().take(4) {
+            open.push(stream);
+        }
+        std::thread::sleep(std::time::Duration::from_secs(60));
+    });
+    let started = std::time::Instant::now();
+    let o = graphlancer(&["engines", &format!("falkordb://127.0.0.1:{port}")]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(started.elapsed() < std::time::Duration::from_secs(30), "took {:?}", started.elapsed());
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert!(said.contains("cannot reach falkordb"), "{said}");
+    drop(held);
+}

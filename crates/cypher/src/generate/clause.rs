@@ -323,41 +323,41 @@ impl Builder<'_, '_> {
     fn aggregate_item(&mut self) -> (Expr, Var) {
         let det = self.deterministic();
         let sum_ok = !det || self.g.profile.semantics(SemanticsKey::SumOfIntegers) == Some("integer");
-        let options: Vec<(usize, Feature, u32)> = vec![
-            (0, Feature::CountStar, 3),
-            (1, Feature::Count, 3),
-            (2, Feature::Sum, u32::from(sum_ok)),
-            (3, Feature::Avg, 1),
-            (4, Feature::Min, 2),
-            (5, Feature::Max, 2),
-            (6, Feature::Collect, 1),
+        let options: Vec<(Feature, u32)> = vec![
+            (Feature::CountStar, 3),
+            (Feature::Count, 3),
+            (Feature::Sum, u32::from(sum_ok)),
+            (Feature::Avg, 1),
+            (Feature::Min, 2),
+            (Feature::Max, 2),
+            (Feature::Collect, 1),
         ];
         let alias = self.names.fresh("a");
-        let choice = self.pick(&options).map_or(0, |c| c.0);
-        let distinct = choice != 0 && self.chance(Feature::AggregateDistinct, 0.15);
+        let choice = self.choose(&options).unwrap_or(Feature::CountStar);
+        let distinct = choice != Feature::CountStar && self.chance(Feature::AggregateDistinct, 0.15);
         let (name, arg, ty, bound) = match choice {
-            0 => ("count", None, Ty::Int, 1 << 40),
-            1 => {
+            Feature::CountStar => ("count", None, Ty::Int, 1 << 40),
+            Feature::Count => {
                 let ty = self.scalar_type();
                 ("count", Some(self.expr(&ty, 1)), Ty::Int, 1 << 40)
             }
-            2 => {
+            Feature::Sum => {
                 let (e, b) = self.int(1);
                 // Keep the sum of many rows inside 64 bits.
                 let e = if b > 1 << 40 { Expr::Literal(Value::Int(1)) } else { e };
                 ("sum", Some(e), Ty::Int, 1 << 62)
             }
-            3 => {
+            Feature::Avg => {
                 let (e, b) = self.int(1);
                 let e = if b > 1 << 40 { Expr::Literal(Value::Int(1)) } else { e };
                 ("avg", Some(e), Ty::Float, BIG)
             }
-            4 | 5 => {
+            Feature::Min | Feature::Max => {
                 let ty = self.scalar_type();
                 let e = self.expr(&ty, 1);
-                (if choice == 4 { "min" } else { "max" }, Some(e), ty, BIG)
+                (if choice == Feature::Min { "min" } else { "max" }, Some(e), ty, BIG)
             }
-            _ => {
+            Feature::Collect => {
                 let ty = if self.coin(0.5) { Ty::Int } else { Ty::String };
                 let e = self.expr(&ty, 1);
                 let e = self.without_aggregates(e, &ty);
@@ -371,6 +371,7 @@ impl Builder<'_, '_> {
                 let v = Var { nullable: false, aggregate: true, ..Var::new(alias, ty.list()) };
                 return (collected, v);
             }
+            other => unreachable!("{other:?} is not an aggregate"),
         };
         let arg_ty = if matches!(name, "min" | "max") { ty.clone() } else { Ty::Int };
         let arg = arg.map(|e| self.without_aggregates(e, &arg_ty));
@@ -489,15 +490,15 @@ impl Builder<'_, '_> {
     fn set(&mut self) -> Option<Clause> {
         let target = self.bound_entity()?;
         let options = [
-            (0, Feature::SetProperty, 4),
-            (1, Feature::SetMergeMap, 1),
-            (2, Feature::SetReplaceMap, 1),
-            (3, Feature::SetLabel, u32::from(target.ty == Ty::Node)),
+            (Feature::SetProperty, 4),
+            (Feature::SetMergeMap, 1),
+            (Feature::SetReplaceMap, 1),
+            (Feature::SetLabel, u32::from(target.ty == Ty::Node)),
         ];
-        let (choice, _) = self.pick(&options)?;
+        let choice = self.choose(&options)?;
         let item = match choice {
-            0 => self.set_property_item(&target)?,
-            1 | 2 => {
+            Feature::SetProperty => self.set_property_item(&target)?,
+            Feature::SetMergeMap | Feature::SetReplaceMap => {
                 let keys = self.keys_of(&target);
                 let chosen: Vec<String> = keys.iter().filter(|_| self.coin(0.5)).take(2).cloned().collect();
                 let mut entries = Vec::new();
@@ -505,17 +506,18 @@ impl Builder<'_, '_> {
                     let ty = self.key_type(&k);
                     entries.push((k, self.literal(&ty)));
                 }
-                if choice == 1 {
+                if choice == Feature::SetMergeMap {
                     SetItem::MergeMap(target.name.clone(), entries)
                 } else {
                     SetItem::ReplaceMap(target.name.clone(), entries)
                 }
             }
-            _ => {
+            Feature::SetLabel => {
                 let labels = &self.schema().labels;
                 let l = labels[self.below(labels.len())].name.clone();
                 SetItem::Label(target.name.clone(), l)
             }
+            other => unreachable!("{other:?} is not a SET item"),
         };
         Some(Clause::Set { items: vec![item] })
     }

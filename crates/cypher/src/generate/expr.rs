@@ -36,12 +36,13 @@ impl<'g> Builder<'g, '_> {
             Ty::List(inner) => self.list(inner, depth),
             Ty::Map => self.map(depth),
             Ty::Node if self.coin(0.5) && self.scope.of_type(&Ty::Rel).any(|v| !v.nullable) => {
-                let options = [("startNode", Feature::FnStartNode, 1), ("endNode", Feature::FnEndNode, 1)];
-                match self.pick(&options) {
-                    Some((f, _)) => {
+                let options = [(Feature::FnStartNode, 1), (Feature::FnEndNode, 1)];
+                match self.choose(&options) {
+                    Some(f) => {
                         let rels: Vec<Var> = self.scope.of_type(&Ty::Rel).filter(|v| !v.nullable).cloned().collect();
                         let r = rels[self.below(rels.len())].name.clone();
-                        Expr::Function(f.into(), vec![Expr::Variable(r)])
+                        let name = if f == Feature::FnStartNode { "startNode" } else { "endNode" };
+                        Expr::Function(name.into(), vec![Expr::Variable(r)])
                     }
                     None => self.expr_variable(ty),
                 }
@@ -127,37 +128,37 @@ impl<'g> Builder<'g, '_> {
         let det = self.deterministic();
         let division_agrees = !det || self.g.profile.semantics(SemanticsKey::IntegerDivision).is_some();
         let options = [
-            (0, Feature::Add, 3),
-            (1, Feature::Subtract, 2),
-            (2, Feature::Multiply, 2),
-            (3, Feature::Divide, if division_agrees { 1 } else { 0 }),
-            (4, Feature::Modulo, if division_agrees { 1 } else { 0 }),
-            (5, Feature::Negate, 1),
-            (6, Feature::FnSize, 2),
-            (7, Feature::FnAbs, 1),
-            (8, Feature::CaseGeneric, 1),
-            (9, Feature::FnLength, u32::from(self.scope.of_type(&Ty::Path).next().is_some())),
-            (10, Feature::ListIndex, 1),
-            (11, Feature::FnHead, 1),
-            (12, Feature::Reduce, 1),
-            (13, Feature::FnSign, 1),
-            (14, Feature::FnLast, 1),
-            (15, Feature::FnCoalesce, 1),
-            (16, Feature::FnToInteger, 1),
-            (17, Feature::FnNodes, u32::from(self.scope.of_type(&Ty::Path).next().is_some())),
-            (18, Feature::FnRelationships, u32::from(self.scope.of_type(&Ty::Path).next().is_some())),
-            (19, Feature::FnId, u32::from(self.scope.of_type(&Ty::Node).next().is_some())),
-            (20, Feature::FnTimestamp, 1),
+            (Feature::Add, 3),
+            (Feature::Subtract, 2),
+            (Feature::Multiply, 2),
+            (Feature::Divide, if division_agrees { 1 } else { 0 }),
+            (Feature::Modulo, if division_agrees { 1 } else { 0 }),
+            (Feature::Negate, 1),
+            (Feature::FnSize, 2),
+            (Feature::FnAbs, 1),
+            (Feature::CaseGeneric, 1),
+            (Feature::FnLength, u32::from(self.scope.of_type(&Ty::Path).next().is_some())),
+            (Feature::ListIndex, 1),
+            (Feature::FnHead, 1),
+            (Feature::Reduce, 1),
+            (Feature::FnSign, 1),
+            (Feature::FnLast, 1),
+            (Feature::FnCoalesce, 1),
+            (Feature::FnToInteger, 1),
+            (Feature::FnNodes, u32::from(self.scope.of_type(&Ty::Path).next().is_some())),
+            (Feature::FnRelationships, u32::from(self.scope.of_type(&Ty::Path).next().is_some())),
+            (Feature::FnId, u32::from(self.scope.of_type(&Ty::Node).next().is_some())),
+            (Feature::FnTimestamp, 1),
         ];
-        let Some((choice, _)) = self.pick(&options) else { return self.leaf(&Ty::Int) };
+        let Some(choice) = self.choose(&options) else { return self.leaf(&Ty::Int) };
         let d = depth + 1;
         match choice {
-            0..=2 => {
+            Feature::Add | Feature::Subtract | Feature::Multiply => {
                 let (a, ba) = self.int(d);
                 let (b, bb) = self.int(d);
                 let (op, bound) = match choice {
-                    0 => (BinOp::Add, ba.saturating_add(bb)),
-                    1 => (BinOp::Sub, ba.saturating_add(bb)),
+                    Feature::Add => (BinOp::Add, ba.saturating_add(bb)),
+                    Feature::Subtract => (BinOp::Sub, ba.saturating_add(bb)),
                     _ => (BinOp::Mul, ba.saturating_mul(bb)),
                 };
                 if det && bound > SAFE {
@@ -165,26 +166,26 @@ impl<'g> Builder<'g, '_> {
                 }
                 (Expr::binary(op, a, b), bound)
             }
-            3 | 4 => {
+            Feature::Divide | Feature::Modulo => {
                 let (a, ba) = self.int(d);
                 let divisor = self.rng_int(1, 7) * if self.coin(0.2) { -1 } else { 1 };
-                let op = if choice == 3 { BinOp::Div } else { BinOp::Mod };
+                let op = if choice == Feature::Divide { BinOp::Div } else { BinOp::Mod };
                 (Expr::binary(op, a, Expr::Literal(Value::Int(divisor))), ba)
             }
-            5 => {
+            Feature::Negate => {
                 let (a, ba) = self.int(d);
                 (Expr::Negate(Box::new(a)), ba)
             }
-            6 => {
+            Feature::FnSize => {
                 let by_string = self.agreed(SemanticsKey::StringLength) && self.coin(0.5);
                 let arg = if by_string { self.string(d) } else { self.counted_list(d) };
                 (Expr::Function("size".into(), vec![arg]), 1 << 20)
             }
-            7 => {
+            Feature::FnAbs => {
                 let (a, ba) = self.int(d);
                 (Expr::Function("abs".into(), vec![a]), ba)
             }
-            8 => {
+            Feature::CaseGeneric => {
                 let (then, bt) = self.int(d);
                 let (otherwise, bo) = self.int(d);
                 let cond = self.boolean(d);
@@ -193,23 +194,23 @@ impl<'g> Builder<'g, '_> {
                     bt.max(bo),
                 )
             }
-            9 => {
+            Feature::FnLength => {
                 let paths: Vec<Var> = self.scope.of_type(&Ty::Path).cloned().collect();
                 let p = paths[self.below(paths.len())].name.clone();
                 (Expr::Function("length".into(), vec![Expr::Variable(p)]), 1 << 20)
             }
-            10 | 11 => {
+            Feature::ListIndex | Feature::FnHead => {
                 let items: Vec<Expr> = (0..self.rng_int(1, 3)).map(|_| self.leaf(&Ty::Int).0).collect();
                 let list = Expr::List(items);
                 self.features.insert(Feature::ListLiteral);
-                if choice == 10 {
+                if choice == Feature::ListIndex {
                     let i = self.rng_int(-1, 3);
                     (Expr::Index(Box::new(list), Box::new(Expr::Literal(Value::Int(i)))), BIG)
                 } else {
                     (Expr::Function("head".into(), vec![list]), BIG)
                 }
             }
-            12 => {
+            Feature::Reduce => {
                 let acc = self.names.fresh("acc");
                 let x = self.names.fresh("x");
                 let items: Vec<Expr> =
@@ -226,37 +227,38 @@ impl<'g> Builder<'g, '_> {
                     100,
                 )
             }
-            13 => {
+            Feature::FnSign => {
                 let (a, _) = self.int(d);
                 (Expr::Function("sign".into(), vec![a]), 1)
             }
-            14 => {
+            Feature::FnLast => {
                 let items: Vec<Expr> = (0..self.rng_int(1, 3)).map(|_| self.leaf(&Ty::Int).0).collect();
                 self.features.insert(Feature::ListLiteral);
                 (Expr::Function("last".into(), vec![Expr::List(items)]), BIG)
             }
-            15 => {
+            Feature::FnCoalesce => {
                 let (a, ba) = self.leaf(&Ty::Int);
                 let (b, bb) = self.leaf(&Ty::Int);
                 (Expr::Function("coalesce".into(), vec![a, b]), ba.max(bb))
             }
-            16 => {
+            Feature::FnToInteger => {
                 let (a, ba) = self.int(d);
                 (Expr::Function("toInteger".into(), vec![a]), ba)
             }
-            19 => {
+            Feature::FnId => {
                 let nodes: Vec<Var> = self.scope.of_type(&Ty::Node).cloned().collect();
                 let n = nodes[self.below(nodes.len())].name.clone();
                 (Expr::Function("id".into(), vec![Expr::Variable(n)]), BIG)
             }
-            20 => (Expr::Function("timestamp".into(), Vec::new()), BIG),
-            _ => {
+            Feature::FnTimestamp => (Expr::Function("timestamp".into(), Vec::new()), BIG),
+            Feature::FnNodes | Feature::FnRelationships => {
                 let paths: Vec<Var> = self.scope.of_type(&Ty::Path).cloned().collect();
                 let p = paths[self.below(paths.len())].name.clone();
-                let f = if choice == 17 { "nodes" } else { "relationships" };
+                let f = if choice == Feature::FnNodes { "nodes" } else { "relationships" };
                 self.features.insert(Feature::FnSize);
                 (Expr::Function("size".into(), vec![Expr::Function(f.into(), vec![Expr::Variable(p)])]), 1 << 20)
             }
+            other => unreachable!("{other:?} is not in the table of integer expressions"),
         }
     }
 
@@ -266,63 +268,68 @@ impl<'g> Builder<'g, '_> {
             return (self.leaf(&Ty::Float).0, true);
         }
         let options = [
-            (0, Feature::Add, 2),
-            (1, Feature::Subtract, 1),
-            (2, Feature::Multiply, 1),
-            (3, Feature::Divide, 1),
-            (4, Feature::FnToFloat, 2),
-            (5, Feature::FnAbs, 1),
-            (6, Feature::FnFloor, 1),
-            (7, Feature::FnCeil, 1),
-            (8, Feature::Negate, 1),
-            (9, Feature::FnSqrt, 1),
-            (10, Feature::Power, 1),
-            (11, Feature::FnRound, u32::from(self.agreed(SemanticsKey::RoundHalf))),
-            (12, Feature::FnExp, 1),
-            (13, Feature::FnLog, 1),
-            (14, Feature::FnSin, 1),
-            (15, Feature::FnCos, 1),
-            (16, Feature::FnRand, 1),
+            (Feature::Add, 2),
+            (Feature::Subtract, 1),
+            (Feature::Multiply, 1),
+            (Feature::Divide, 1),
+            (Feature::FnToFloat, 2),
+            (Feature::FnAbs, 1),
+            (Feature::FnFloor, 1),
+            (Feature::FnCeil, 1),
+            (Feature::Negate, 1),
+            (Feature::FnSqrt, 1),
+            (Feature::Power, 1),
+            (Feature::FnRound, u32::from(self.agreed(SemanticsKey::RoundHalf))),
+            (Feature::FnExp, 1),
+            (Feature::FnLog, 1),
+            (Feature::FnSin, 1),
+            (Feature::FnCos, 1),
+            (Feature::FnRand, 1),
         ];
-        let Some((choice, _)) = self.pick(&options) else { return (self.leaf(&Ty::Float).0, true) };
+        let Some(choice) = self.choose(&options) else { return (self.leaf(&Ty::Float).0, true) };
         let d = depth + 1;
         let e = match choice {
-            0..=2 => {
+            Feature::Add | Feature::Subtract | Feature::Multiply => {
                 let (a, _) = self.float(d);
                 let b = if self.coin(0.3) { Expr::Literal(Value::Float(0.5)) } else { self.float(d).0 };
-                let op = [BinOp::Add, BinOp::Sub, BinOp::Mul][choice];
+                let op = match choice {
+                    Feature::Add => BinOp::Add,
+                    Feature::Subtract => BinOp::Sub,
+                    _ => BinOp::Mul,
+                };
                 Expr::binary(op, a, b)
             }
-            3 => {
+            Feature::Divide => {
                 let (a, _) = self.float(d);
                 let divisor = [0.5, 2.0, -4.0, 8.0][self.below(4)];
                 Expr::binary(BinOp::Div, a, Expr::Literal(Value::Float(divisor)))
             }
-            4 => {
+            Feature::FnToFloat => {
                 let (a, _) = self.int(d);
                 Expr::Function("toFloat".into(), vec![a])
             }
-            5 => Expr::Function("abs".into(), vec![self.float(d).0]),
-            6 => Expr::Function("floor".into(), vec![self.float(d).0]),
-            7 => Expr::Function("ceil".into(), vec![self.float(d).0]),
-            8 => Expr::Negate(Box::new(self.float(d).0)),
-            9 => Expr::Function("sqrt".into(), vec![Expr::Function("abs".into(), vec![self.float(d).0])]),
-            10 => {
+            Feature::FnAbs => Expr::Function("abs".into(), vec![self.float(d).0]),
+            Feature::FnFloor => Expr::Function("floor".into(), vec![self.float(d).0]),
+            Feature::FnCeil => Expr::Function("ceil".into(), vec![self.float(d).0]),
+            Feature::Negate => Expr::Negate(Box::new(self.float(d).0)),
+            Feature::FnSqrt => Expr::Function("sqrt".into(), vec![Expr::Function("abs".into(), vec![self.float(d).0])]),
+            Feature::Power => {
                 let (a, _) = self.float(d);
                 let exponent = Expr::Literal(Value::Int(self.rng_int(0, 3)));
                 Expr::binary(BinOp::Pow, a, exponent)
             }
-            11 => Expr::Function("round".into(), vec![self.float(d).0]),
+            Feature::FnRound => Expr::Function("round".into(), vec![self.float(d).0]),
             // Transcendental functions on small literals only: libraries agree
             // to the last digits there, and arguments far from zero lose them.
-            12 => Expr::Function("exp".into(), vec![self.small_float()]),
-            13 => Expr::Function(
+            Feature::FnExp => Expr::Function("exp".into(), vec![self.small_float()]),
+            Feature::FnLog => Expr::Function(
                 "log".into(),
                 vec![Expr::binary(BinOp::Add, self.small_float_abs(), Expr::Literal(Value::Float(1.0)))],
             ),
-            14 => Expr::Function("sin".into(), vec![self.small_float()]),
-            15 => Expr::Function("cos".into(), vec![self.small_float()]),
-            _ => Expr::Function("rand".into(), Vec::new()),
+            Feature::FnSin => Expr::Function("sin".into(), vec![self.small_float()]),
+            Feature::FnCos => Expr::Function("cos".into(), vec![self.small_float()]),
+            Feature::FnRand => Expr::Function("rand".into(), Vec::new()),
+            other => unreachable!("{other:?} is not in the table of float expressions"),
         };
         (e, false)
     }
@@ -347,57 +354,57 @@ impl<'g> Builder<'g, '_> {
             return self.leaf(&Ty::String).0;
         }
         let options = [
-            (0, Feature::FnToUpper, 1),
-            (1, Feature::FnToLower, 1),
-            (2, Feature::FnTrim, 1),
-            (3, Feature::FnReplace, 1),
-            (4, Feature::FnSubstring, 1),
-            (5, Feature::FnLeft, 1),
-            (6, Feature::FnRight, 1),
-            (7, Feature::FnReverse, 1),
-            (8, Feature::FnToString, 2),
-            (9, Feature::StringConcat, 2),
-            (10, Feature::CaseSimple, 1),
-            (11, Feature::FnLTrim, 1),
-            (12, Feature::FnRTrim, 1),
-            (13, Feature::FnType, u32::from(self.scope.of_type(&Ty::Rel).any(|v| self.typeable(v)))),
-            (14, Feature::FnCoalesce, 1),
+            (Feature::FnToUpper, 1),
+            (Feature::FnToLower, 1),
+            (Feature::FnTrim, 1),
+            (Feature::FnReplace, 1),
+            (Feature::FnSubstring, 1),
+            (Feature::FnLeft, 1),
+            (Feature::FnRight, 1),
+            (Feature::FnReverse, 1),
+            (Feature::FnToString, 2),
+            (Feature::StringConcat, 2),
+            (Feature::CaseSimple, 1),
+            (Feature::FnLTrim, 1),
+            (Feature::FnRTrim, 1),
+            (Feature::FnType, u32::from(self.scope.of_type(&Ty::Rel).any(|v| self.typeable(v)))),
+            (Feature::FnCoalesce, 1),
         ];
         let lengths = u32::from(self.agreed(SemanticsKey::StringLength));
-        let options = options.map(|(c, f, w)| match c {
-            4..=7 => (c, f, w * lengths),
-            9 => (c, f, w * u32::from(self.agreed(SemanticsKey::StringConcatNull))),
-            10 => (c, f, w * u32::from(self.agreed(SemanticsKey::CaseNullWhenNull))),
-            _ => (c, f, w),
+        let options = options.map(|(f, w)| match f {
+            Feature::FnSubstring | Feature::FnLeft | Feature::FnRight | Feature::FnReverse => (f, w * lengths),
+            Feature::StringConcat => (f, w * u32::from(self.agreed(SemanticsKey::StringConcatNull))),
+            Feature::CaseSimple => (f, w * u32::from(self.agreed(SemanticsKey::CaseNullWhenNull))),
+            _ => (f, w),
         });
-        let Some((choice, _)) = self.pick(&options) else { return self.leaf(&Ty::String).0 };
+        let Some(choice) = self.choose(&options) else { return self.leaf(&Ty::String).0 };
         let d = depth + 1;
         let small = |b: &mut Self, lo: i64, hi: i64| Expr::Literal(Value::Int(b.rng_int(lo, hi)));
         match choice {
-            0 => Expr::Function("toUpper".into(), vec![self.string(d)]),
-            1 => Expr::Function("toLower".into(), vec![self.string(d)]),
-            2 => Expr::Function("trim".into(), vec![self.string(d)]),
-            3 => {
+            Feature::FnToUpper => Expr::Function("toUpper".into(), vec![self.string(d)]),
+            Feature::FnToLower => Expr::Function("toLower".into(), vec![self.string(d)]),
+            Feature::FnTrim => Expr::Function("trim".into(), vec![self.string(d)]),
+            Feature::FnReplace => {
                 let s = self.string(d);
                 let from = Expr::Literal(Value::String(["a", "b", "'"][self.below(3)].into()));
                 let to = Expr::Literal(Value::String(["", "z", "ab"][self.below(3)].into()));
                 Expr::Function("replace".into(), vec![s, from, to])
             }
-            4 => {
+            Feature::FnSubstring => {
                 let s = self.string(d);
                 let start = small(self, 0, 2);
                 let len = small(self, 0, 3);
                 Expr::Function("substring".into(), vec![s, start, len])
             }
-            5 => Expr::Function("left".into(), vec![self.string(d), small(self, 0, 3)]),
-            6 => Expr::Function("right".into(), vec![self.string(d), small(self, 0, 3)]),
-            7 => Expr::Function("reverse".into(), vec![self.string(d)]),
-            8 => {
+            Feature::FnLeft => Expr::Function("left".into(), vec![self.string(d), small(self, 0, 3)]),
+            Feature::FnRight => Expr::Function("right".into(), vec![self.string(d), small(self, 0, 3)]),
+            Feature::FnReverse => Expr::Function("reverse".into(), vec![self.string(d)]),
+            Feature::FnToString => {
                 let (a, _) = self.int(d);
                 Expr::Function("toString".into(), vec![a])
             }
-            9 => Expr::binary(BinOp::Add, self.string(d), self.string(d)),
-            10 => {
+            Feature::StringConcat => Expr::binary(BinOp::Add, self.string(d), self.string(d)),
+            Feature::CaseSimple => {
                 let subject = self.string(d);
                 let when = self.literal(&Ty::String);
                 let then = self.string(d);
@@ -408,18 +415,19 @@ impl<'g> Builder<'g, '_> {
                     otherwise: Some(Box::new(otherwise)),
                 }
             }
-            11 => Expr::Function("ltrim".into(), vec![self.string(d)]),
-            12 => Expr::Function("rtrim".into(), vec![self.string(d)]),
-            13 => {
+            Feature::FnLTrim => Expr::Function("ltrim".into(), vec![self.string(d)]),
+            Feature::FnRTrim => Expr::Function("rtrim".into(), vec![self.string(d)]),
+            Feature::FnType => {
                 let rels: Vec<Var> = self.scope.of_type(&Ty::Rel).filter(|v| self.typeable(v)).cloned().collect();
                 let r = rels[self.below(rels.len())].name.clone();
                 Expr::Function("type".into(), vec![Expr::Variable(r)])
             }
-            _ => {
+            Feature::FnCoalesce => {
                 let a = self.leaf(&Ty::String).0;
                 let b = self.literal(&Ty::String);
                 Expr::Function("coalesce".into(), vec![a, b])
             }
+            other => unreachable!("{other:?} is not in the table of string expressions"),
         }
     }
 
@@ -430,38 +438,38 @@ impl<'g> Builder<'g, '_> {
         }
         let has_anchor = self.scope.of_type(&Ty::Node).any(|v| !v.nullable);
         let options = [
-            (0, Feature::Compare, 6),
-            (1, Feature::Equality, 4),
-            (2, Feature::And, 2),
-            (3, Feature::Or, 3),
-            (4, Feature::Xor, 1),
-            (5, Feature::Not, 1),
-            (6, Feature::IsNull, 2),
-            (7, Feature::InList, 2),
-            (8, Feature::StartsWith, 1),
-            (9, Feature::EndsWith, 1),
-            (10, Feature::Contains, 1),
-            (11, Feature::Regex, 1),
-            (12, Feature::Quantifier, 1),
-            (13, Feature::ExistsSubquery, u32::from(has_anchor)),
-            (14, Feature::PatternPredicate, u32::from(has_anchor && self.in_where)),
-            (15, Feature::CaseGeneric, 1),
-            (16, Feature::FnToBoolean, 1),
+            (Feature::Compare, 6),
+            (Feature::Equality, 4),
+            (Feature::And, 2),
+            (Feature::Or, 3),
+            (Feature::Xor, 1),
+            (Feature::Not, 1),
+            (Feature::IsNull, 2),
+            (Feature::InList, 2),
+            (Feature::StartsWith, 1),
+            (Feature::EndsWith, 1),
+            (Feature::Contains, 1),
+            (Feature::Regex, 1),
+            (Feature::Quantifier, 1),
+            (Feature::ExistsSubquery, u32::from(has_anchor)),
+            (Feature::PatternPredicate, u32::from(has_anchor && self.in_where)),
+            (Feature::CaseGeneric, 1),
+            (Feature::FnToBoolean, 1),
         ];
-        let Some((choice, _)) = self.pick(&options) else { return self.leaf(&Ty::Bool).0 };
+        let Some(choice) = self.choose(&options) else { return self.leaf(&Ty::Bool).0 };
         let d = depth + 1;
         match choice {
-            0 | 1 => self.comparison(choice == 1, d),
-            2 => Expr::binary(BinOp::And, self.boolean(d), self.boolean(d)),
-            3 => Expr::binary(BinOp::Or, self.boolean(d), self.boolean(d)),
-            4 => Expr::binary(BinOp::Xor, self.boolean(d), self.boolean(d)),
-            5 => Expr::Not(Box::new(self.boolean(d))),
-            6 => {
+            Feature::Compare | Feature::Equality => self.comparison(choice == Feature::Equality, d),
+            Feature::And => Expr::binary(BinOp::And, self.boolean(d), self.boolean(d)),
+            Feature::Or => Expr::binary(BinOp::Or, self.boolean(d), self.boolean(d)),
+            Feature::Xor => Expr::binary(BinOp::Xor, self.boolean(d), self.boolean(d)),
+            Feature::Not => Expr::Not(Box::new(self.boolean(d))),
+            Feature::IsNull => {
                 let ty = self.scalar_type();
                 let e = self.expr(&ty, d);
                 Expr::IsNull { expr: Box::new(e), negated: self.coin(0.5) }
             }
-            7 => {
+            Feature::InList => {
                 let ty = if self.coin(0.7) { Ty::Int } else { Ty::String };
                 let needle = self.expr(&ty, d);
                 let hay = if self.coin(0.6) {
@@ -473,18 +481,22 @@ impl<'g> Builder<'g, '_> {
                 };
                 Expr::binary(BinOp::In, needle, hay)
             }
-            8..=10 => {
-                let op = [BinOp::StartsWith, BinOp::EndsWith, BinOp::Contains][choice - 8];
+            Feature::StartsWith | Feature::EndsWith | Feature::Contains => {
+                let op = match choice {
+                    Feature::StartsWith => BinOp::StartsWith,
+                    Feature::EndsWith => BinOp::EndsWith,
+                    _ => BinOp::Contains,
+                };
                 let s = self.string(d);
                 let part = Expr::Literal(Value::String(["a", "b", "", "ab"][self.below(4)].into()));
                 Expr::binary(op, s, part)
             }
-            11 => {
+            Feature::Regex => {
                 let s = self.string(d);
                 let re = ["a.*", ".*b", "[ab]+", ".*"][self.below(4)];
                 Expr::binary(BinOp::Regex, s, Expr::Literal(Value::String(re.into())))
             }
-            12 => {
+            Feature::Quantifier => {
                 let q = [Quantifier::All, Quantifier::Any, Quantifier::None, Quantifier::Single][self.below(4)];
                 let x = self.names.fresh("x");
                 // Literals only: engines disagree on quantifiers over null.
@@ -494,21 +506,22 @@ impl<'g> Builder<'g, '_> {
                 let predicate = Expr::binary(op, Expr::var(&x), Expr::Literal(Value::Int(self.rng_int(-3, 20))));
                 Expr::Quantified { quantifier: q, variable: x, list: Box::new(list), predicate: Box::new(predicate) }
             }
-            13 => match self.anchored_pattern() {
+            Feature::ExistsSubquery => match self.anchored_pattern() {
                 Some(p) => Expr::ExistsSubquery(Box::new(p), None),
                 None => self.leaf(&Ty::Bool).0,
             },
-            14 => match self.anchored_pattern() {
+            Feature::PatternPredicate => match self.anchored_pattern() {
                 Some(p) => Expr::PatternPredicate(Box::new(p)),
                 None => self.leaf(&Ty::Bool).0,
             },
-            15 => {
+            Feature::CaseGeneric => {
                 let cond = self.boolean(d);
                 let then = self.boolean(d);
                 let otherwise = self.boolean(d);
                 Expr::Case { subject: None, branches: vec![(cond, then)], otherwise: Some(Box::new(otherwise)) }
             }
-            _ => Expr::Function("toBoolean".into(), vec![self.boolean(d)]),
+            Feature::FnToBoolean => Expr::Function("toBoolean".into(), vec![self.boolean(d)]),
+            other => unreachable!("{other:?} is not in the table of boolean expressions"),
         }
     }
 
@@ -562,22 +575,22 @@ impl<'g> Builder<'g, '_> {
     pub(super) fn list(&mut self, inner: &Ty, depth: u32) -> Expr {
         let d = depth + 1;
         let options = [
-            (0, Feature::ListLiteral, 4),
-            (1, Feature::FnRange, u32::from(*inner == Ty::Int) * 2),
-            (2, Feature::ListComprehension, 1),
-            (3, Feature::FnSplit, u32::from(*inner == Ty::String)),
-            (4, Feature::ListSlice, 1),
-            (5, Feature::FnTail, 1),
-            (6, Feature::ListConcat, 1),
+            (Feature::ListLiteral, 4),
+            (Feature::FnRange, u32::from(*inner == Ty::Int) * 2),
+            (Feature::ListComprehension, 1),
+            (Feature::FnSplit, u32::from(*inner == Ty::String)),
+            (Feature::ListSlice, 1),
+            (Feature::FnTail, 1),
+            (Feature::ListConcat, 1),
         ];
-        let choice = if depth >= self.g.config.max_depth { None } else { self.pick(&options).map(|c| c.0) };
+        let choice = if depth >= self.g.config.max_depth { None } else { self.choose(&options) };
         match choice {
-            Some(1) => {
+            Some(Feature::FnRange) => {
                 let lo = self.rng_int(-2, 3);
                 let hi = lo + self.rng_int(0, 5);
                 Expr::Function("range".into(), vec![Expr::Literal(Value::Int(lo)), Expr::Literal(Value::Int(hi))])
             }
-            Some(2) => {
+            Some(Feature::ListComprehension) => {
                 let x = self.names.fresh("x");
                 let source = self.list(inner, d);
                 let mut inner_scope = self.scope.clone();
@@ -588,23 +601,25 @@ impl<'g> Builder<'g, '_> {
                 self.scope = outer;
                 Expr::ListComprehension { variable: x, list: Box::new(source), filter, map }
             }
-            Some(3) => {
+            Some(Feature::FnSplit) => {
                 let s = self.string(d);
                 Expr::Function("split".into(), vec![s, Expr::Literal(Value::String("a".into()))])
             }
-            Some(4) => {
+            Some(Feature::ListSlice) => {
                 let l = self.list(inner, d);
                 let a = self.coin(0.7).then(|| Box::new(Expr::Literal(Value::Int(self.rng_int(0, 2)))));
                 let b = self.coin(0.7).then(|| Box::new(Expr::Literal(Value::Int(self.rng_int(1, 4)))));
                 Expr::Slice(Box::new(l), a, b)
             }
-            Some(5) => Expr::Function("tail".into(), vec![self.list(inner, d)]),
-            Some(6) => Expr::binary(BinOp::Add, self.list(inner, d), self.list(inner, d)),
-            _ => {
+            Some(Feature::FnTail) => Expr::Function("tail".into(), vec![self.list(inner, d)]),
+            Some(Feature::ListConcat) => Expr::binary(BinOp::Add, self.list(inner, d), self.list(inner, d)),
+            // A literal, also when the depth is spent or nothing else may be generated.
+            Some(Feature::ListLiteral) | None => {
                 self.features.insert(Feature::ListLiteral);
                 let n = self.rng_int(1, 4);
                 Expr::List((0..n).map(|_| self.expr(inner, d)).collect())
             }
+            Some(other) => unreachable!("{other:?} is not in the table of lists"),
         }
     }
 
@@ -613,22 +628,21 @@ impl<'g> Builder<'g, '_> {
         let d = depth + 1;
         let node = self.scope.of_type(&Ty::Node).next().cloned();
         let options = [
-            (0, Feature::ListLiteral, 2),
-            (1, Feature::FnKeys, u32::from(node.is_some())),
-            (2, Feature::FnLabels, u32::from(node.is_some())),
+            (Feature::ListLiteral, 2),
+            (Feature::FnKeys, u32::from(node.is_some())),
+            (Feature::FnLabels, u32::from(node.is_some())),
             (
-                3,
                 Feature::PatternComprehension,
                 u32::from(self.scope.of_type(&Ty::Node).any(|v| !v.nullable) && !self.collapses_relationships()),
             ),
         ];
-        match self.pick(&options).map(|c| c.0) {
-            Some(c @ (1 | 2)) => {
+        match self.choose(&options) {
+            Some(c @ (Feature::FnKeys | Feature::FnLabels)) => {
                 let n = node.expect("weighted only when a node is in scope");
-                let f = if c == 1 { "keys" } else { "labels" };
+                let f = if c == Feature::FnKeys { "keys" } else { "labels" };
                 Expr::Function(f.into(), vec![Expr::Variable(n.name)])
             }
-            Some(3) => match self.anchored_pattern() {
+            Some(Feature::PatternComprehension) => match self.anchored_pattern() {
                 Some(p) => Expr::PatternComprehension {
                     pattern: Box::new(p),
                     filter: None,
@@ -636,10 +650,11 @@ impl<'g> Builder<'g, '_> {
                 },
                 None => self.list(&Ty::Int, d),
             },
-            _ => {
+            Some(Feature::ListLiteral) | None => {
                 let ty = self.scalar_type();
                 self.list(&ty, d)
             }
+            Some(other) => unreachable!("{other:?} is not in the table of counted lists"),
         }
     }
 

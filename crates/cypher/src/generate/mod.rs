@@ -523,18 +523,21 @@ impl<'g, 'r> Builder<'g, 'r> {
         yes
     }
 
-    fn pick<T: Copy>(&mut self, options: &[(T, Feature, u32)]) -> Option<(T, Feature)> {
+    /// Picks a production by weight (its weight under the profile times the
+    /// table's), recording it as used: the one choice point of expression
+    /// and clause tables, which then match on the production itself.
+    fn choose(&mut self, options: &[(Feature, u32)]) -> Option<Feature> {
         let w = |f: Feature, base: u32| u64::from(self.g.weight(f) * base);
-        let total: u64 = options.iter().map(|(_, f, base)| w(*f, *base)).sum();
+        let total: u64 = options.iter().map(|(f, base)| w(*f, *base)).sum();
         if total == 0 {
             return None;
         }
         let mut roll = self.rng.random_range(0..total);
-        for (t, f, base) in options {
+        for (f, base) in options {
             let weight = w(*f, *base);
             if roll < weight {
                 self.features.insert(*f);
-                return Some((*t, *f));
+                return Some(*f);
             }
             roll -= weight;
         }

@@ -111,6 +111,9 @@ impl FalkorDb {
 
     /// The graph module's version, e.g. `4.16.3`; an error if the server has none.
     fn module_version(&mut self) -> Result<String, EngineError> {
+        self.conn
+            .set_read_timeout(Some(CONNECT_TIMEOUT))
+            .map_err(|e| EngineError::Protocol { engine: ENGINE, detail: format!("MODULE LIST failed: {e}") })?;
         let reply: redis::Value = redis::cmd("MODULE")
             .arg("LIST")
             .query(&mut self.conn)
@@ -184,6 +187,10 @@ impl FalkorDb {
 
     /// Deletes the graph key and creates the current graph again.
     fn restore(&mut self) -> Result<(), EngineError> {
+        // A server still busy with a hung query must not hold recovery forever.
+        self.conn
+            .set_read_timeout(Some(SETUP_TIMEOUT))
+            .map_err(|e| EngineError::Load { engine: ENGINE, detail: format!("cannot bound GRAPH.DELETE: {e}") })?;
         // Deleting a key that does not exist is an error FalkorDB may report; it is harmless.
         let _: redis::RedisResult<redis::Value> = redis::cmd("GRAPH.DELETE").arg(GRAPH_KEY).query(&mut self.conn);
         self.identities.clear();
@@ -321,7 +328,12 @@ impl FalkorDb {
 fn open_connection(address: &str) -> Result<redis::Connection, EngineError> {
     let unreachable = |detail: String| EngineError::Unreachable { engine: ENGINE, address: address.to_owned(), detail };
     let client = redis::Client::open(format!("redis://{address}/")).map_err(|e| unreachable(e.to_string()))?;
-    client.get_connection_with_timeout(CONNECT_TIMEOUT).map_err(|e| unreachable(e.to_string()))
+    let conn = client.get_connection_with_timeout(CONNECT_TIMEOUT).map_err(|e| unreachable(e.to_string()))?;
+    // Every command on the connection is bounded from the start; queries set
+    // their own bound, commands around them (MODULE LIST, GRAPH.DELETE) use this.
+    conn.set_read_timeout(Some(CONNECT_TIMEOUT)).map_err(|e| unreachable(e.to_string()))?;
+    conn.set_write_timeout(Some(CONNECT_TIMEOUT)).map_err(|e| unreachable(e.to_string()))?;
+    Ok(conn)
 }
 
 /// Error messages FalkorDB gives, by class. Checked in order; the first match wins.
