@@ -115,6 +115,13 @@ pub struct Projection {
     pub limit: Option<u32>,
 }
 
+impl Projection {
+    /// `items` alone: no DISTINCT, `*`, WHERE, ORDER BY, SKIP or LIMIT.
+    pub fn of(items: Vec<(Expr, String)>) -> Self {
+        Self { distinct: false, star: false, items, predicate: None, order_by: Vec::new(), skip: None, limit: None }
+    }
+}
+
 /// `[name =] (a)-[r]->(b)...`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PathPattern {
@@ -387,6 +394,11 @@ impl Expr {
     /// `a op b`.
     pub fn binary(op: BinOp, a: Expr, b: Expr) -> Expr {
         Expr::Binary(op, Box::new(a), Box::new(b))
+    }
+
+    /// `count(*)`.
+    pub fn count_star() -> Expr {
+        Expr::Aggregate { name: "count".into(), distinct: false, arg: None }
     }
 
     /// Whether the expression contains an aggregate outside nested scopes.

@@ -2,9 +2,8 @@
 //! on any engine. It judges every query a campaign runs, one at a time.
 
 use graphlancer_engines::{ErrorClass, Outcome};
-use graphlancer_model::CaseRng;
 
-use crate::oracle::{BuildCx, CaseQuery, Finding, JudgeCx, Oracle, OracleKind, TestCase, Verdict};
+use crate::oracle::{Finding, JudgeCx, Oracle, OracleKind, TestCase, Verdict};
 use crate::reduce::shape;
 use crate::signature::{Fault, Signature, normalize};
 
@@ -63,15 +62,6 @@ impl Oracle for Crash {
 
     fn per_query(&self) -> bool {
         true
-    }
-
-    fn build(
-        &self,
-        source: &graphlancer_cypher::Generated,
-        _: &BuildCx<'_, '_>,
-        _: &mut CaseRng,
-    ) -> Result<TestCase, &'static str> {
-        Ok(TestCase::single("crash", CaseQuery::source(source)))
     }
 
     fn judge(&self, cx: &JudgeCx<'_>, case: &TestCase, outcomes: &[Vec<Outcome>]) -> Verdict {

@@ -130,15 +130,7 @@ mod tests {
 
     /// `MATCH ... RETURN` with the given items, ordered by column 0 when `ordered`.
     fn case(items: Vec<(Expr, String)>, order: Option<Vec<usize>>) -> TestCase {
-        let ret = Projection {
-            distinct: false,
-            star: false,
-            items,
-            predicate: None,
-            order_by: Vec::new(),
-            skip: None,
-            limit: None,
-        };
+        let ret = Projection::of(items);
         let m = Clause::Match { optional: false, patterns: Vec::new(), guard: None, predicate: None };
         let ast = Query { parts: vec![SingleQuery { clauses: vec![m, Clause::Return(ret)] }], union_all: false };
         TestCase::single("differential", CaseQuery::new("source", ast, order))

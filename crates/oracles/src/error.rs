@@ -5,10 +5,9 @@
 //! findings: whether they happen depends on the data.
 
 use graphlancer_engines::{ErrorClass, Outcome};
-use graphlancer_model::CaseRng;
 
 use crate::crash::judge_each;
-use crate::oracle::{BuildCx, CaseQuery, JudgeCx, Oracle, OracleKind, TestCase, Verdict};
+use crate::oracle::{JudgeCx, Oracle, OracleKind, TestCase, Verdict};
 use crate::signature::{Fault, normalize};
 
 /// Errors a valid query must not draw.
@@ -31,15 +30,6 @@ impl Oracle for UnexpectedError {
 
     fn per_query(&self) -> bool {
         true
-    }
-
-    fn build(
-        &self,
-        source: &graphlancer_cypher::Generated,
-        _: &BuildCx<'_, '_>,
-        _: &mut CaseRng,
-    ) -> Result<TestCase, &'static str> {
-        Ok(TestCase::single("error", CaseQuery::source(source)))
     }
 
     fn judge(&self, cx: &JudgeCx<'_>, case: &TestCase, outcomes: &[Vec<Outcome>]) -> Verdict {

@@ -268,22 +268,14 @@ impl Draw<'_, '_, '_, '_> {
             .iter()
             .map(|r| Expr::IsNull { expr: Box::new(Expr::var(r)), negated: true })
             .reduce(|a, b| Expr::binary(BinOp::And, a, b));
-        let ret = Projection {
-            distinct: false,
-            star: false,
-            items,
-            predicate: None,
-            order_by: Vec::new(),
-            skip: None,
-            limit: None,
-        };
+        let ret = Projection::of(items);
         let clauses =
             vec![Clause::Match { optional: false, patterns: vec![pattern], guard, predicate }, Clause::Return(ret)];
         Query { parts: vec![SingleQuery { clauses }], union_all: false }
     }
 
     fn count_item() -> Vec<(Expr, String)> {
-        vec![(Expr::Aggregate { name: "count".into(), distinct: false, arg: None }, "c".into())]
+        vec![(Expr::count_star(), "c".into())]
     }
 
     fn symmetry(&mut self) -> Option<Vec<CaseQuery>> {
@@ -435,15 +427,7 @@ impl Draw<'_, '_, '_, '_> {
                 Expr::binary(BinOp::Eq, Expr::Property(Box::new(Expr::var("y")), key.clone()), Expr::lit(v.clone()));
             let mut clauses = prefix;
             if !clauses.is_empty() {
-                clauses.push(Clause::With(Projection {
-                    distinct: false,
-                    star: false,
-                    items: vec![(Expr::Aggregate { name: "count".into(), distinct: false, arg: None }, "d".into())],
-                    predicate: None,
-                    order_by: Vec::new(),
-                    skip: None,
-                    limit: None,
-                }));
+                clauses.push(Clause::With(Projection::of(vec![(Expr::count_star(), "d".into())])));
             }
             clauses.push(Clause::Match {
                 optional: false,
@@ -451,18 +435,10 @@ impl Draw<'_, '_, '_, '_> {
                 guard: None,
                 predicate: Some(is),
             });
-            clauses.push(Clause::Return(Projection {
-                distinct: false,
-                star: false,
-                items: vec![(
-                    Expr::Aggregate { name: "count".into(), distinct: false, arg: Some(Box::new(Expr::var("y"))) },
-                    "c".into(),
-                )],
-                predicate: None,
-                order_by: Vec::new(),
-                skip: None,
-                limit: None,
-            }));
+            clauses.push(Clause::Return(Projection::of(vec![(
+                Expr::Aggregate { name: "count".into(), distinct: false, arg: Some(Box::new(Expr::var("y"))) },
+                "c".into(),
+            )])));
             Query { parts: vec![SingleQuery { clauses }], union_all: false }
         };
         let find = |v: &str, id: i64| Clause::Match {
@@ -537,18 +513,7 @@ impl Draw<'_, '_, '_, '_> {
                     );
                     if !prefix.is_empty() {
                         let mut clauses = prefix;
-                        clauses.push(Clause::With(Projection {
-                            distinct: false,
-                            star: false,
-                            items: vec![(
-                                Expr::Aggregate { name: "count".into(), distinct: false, arg: None },
-                                "d".into(),
-                            )],
-                            predicate: None,
-                            order_by: Vec::new(),
-                            skip: None,
-                            limit: None,
-                        }));
+                        clauses.push(Clause::With(Projection::of(vec![(Expr::count_star(), "d".into())])));
                         clauses.append(&mut q.parts[0].clauses);
                         q.parts[0].clauses = clauses;
                     }

@@ -199,8 +199,11 @@ pub trait Oracle {
     }
 
     /// Builds a test case from a generated query; `Err(reason)` when the
-    /// query does not suit the oracle (counted by reason).
-    fn build(&self, source: &Generated, cx: &BuildCx<'_, '_>, rng: &mut CaseRng) -> Result<TestCase, &'static str>;
+    /// query does not suit the oracle (counted by reason). An oracle that
+    /// judges queries one by one keeps the default: the query alone.
+    fn build(&self, source: &Generated, _: &BuildCx<'_, '_>, _: &mut CaseRng) -> Result<TestCase, &'static str> {
+        Ok(TestCase::single(self.kind().name(), CaseQuery::source(source)))
+    }
 
     /// Judges `outcomes[q][e]`: engine `e`'s outcome on query `q` of `case`.
     fn judge(&self, cx: &JudgeCx<'_>, case: &TestCase, outcomes: &[Vec<Outcome>]) -> Verdict;

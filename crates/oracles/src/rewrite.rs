@@ -366,39 +366,50 @@ fn row_wise(c: &Clause) -> bool {
     }
 }
 
-fn drop_predicate(q: &Query, rng: &mut CaseRng) -> Option<Query> {
+/// Edits one MATCH clause, drawn among those `suits` picks that only
+/// row-wise clauses follow.
+fn edit_match_before_row_wise(
+    q: &Query,
+    rng: &mut CaseRng,
+    suits: impl Fn(&Clause) -> bool,
+    edit: impl FnOnce(&mut Clause),
+) -> Option<Query> {
     let clauses = single(q);
-    let spots: Vec<usize> = (0..clauses.len())
-        .filter(|&i| {
-            matches!(&clauses[i], Clause::Match { optional: false, predicate: Some(_), .. })
-                && clauses[i + 1..].iter().all(row_wise)
-        })
-        .collect();
+    let spots: Vec<usize> =
+        (0..clauses.len()).filter(|&i| suits(&clauses[i]) && clauses[i + 1..].iter().all(row_wise)).collect();
     if spots.is_empty() {
         return None;
     }
     let i = spots[rng.random_range(0..spots.len())];
     let mut clauses = clauses.to_vec();
-    let Clause::Match { predicate, .. } = &mut clauses[i] else { return None };
-    *predicate = None;
+    edit(&mut clauses[i]);
     Some(with_clauses(q, clauses))
 }
 
+fn drop_predicate(q: &Query, rng: &mut CaseRng) -> Option<Query> {
+    edit_match_before_row_wise(
+        q,
+        rng,
+        |c| matches!(c, Clause::Match { optional: false, predicate: Some(_), .. }),
+        |c| {
+            if let Clause::Match { predicate, .. } = c {
+                *predicate = None;
+            }
+        },
+    )
+}
+
 fn optional_to_match(q: &Query, rng: &mut CaseRng) -> Option<Query> {
-    let clauses = single(q);
-    let spots: Vec<usize> = (0..clauses.len())
-        .filter(|&i| {
-            matches!(&clauses[i], Clause::Match { optional: true, .. }) && clauses[i + 1..].iter().all(row_wise)
-        })
-        .collect();
-    if spots.is_empty() {
-        return None;
-    }
-    let i = spots[rng.random_range(0..spots.len())];
-    let mut clauses = clauses.to_vec();
-    let Clause::Match { optional, .. } = &mut clauses[i] else { return None };
-    *optional = false;
-    Some(with_clauses(q, clauses))
+    edit_match_before_row_wise(
+        q,
+        rng,
+        |c| matches!(c, Clause::Match { optional: true, .. }),
+        |c| {
+            if let Clause::Match { optional, .. } = c {
+                *optional = false;
+            }
+        },
+    )
 }
 
 /// The source with `item IS NULL` beside each returned item.
@@ -475,15 +486,7 @@ fn optional_keeps_rows(source: &Generated, rng: &mut CaseRng) -> Option<(Query, 
     let i = spots[rng.random_range(0..spots.len())];
     let items: Vec<(Expr, String)> =
         source.scopes[i - 1].iter().map(|v| (Expr::var(&v.name), v.name.clone())).collect();
-    let ret = Clause::Return(graphlancer_cypher::ast::Projection {
-        distinct: false,
-        star: false,
-        items,
-        predicate: None,
-        order_by: Vec::new(),
-        skip: None,
-        limit: None,
-    });
+    let ret = Clause::Return(graphlancer_cypher::ast::Projection::of(items));
     let mut before = clauses[..i].to_vec();
     before.push(ret.clone());
     let mut after = clauses[..=i].to_vec();

@@ -392,15 +392,7 @@ impl Builder<'_, '_> {
             };
             items.push((e, name.clone()));
         }
-        let p = Projection {
-            distinct: false,
-            star: false,
-            items,
-            predicate: None,
-            order_by: Vec::new(),
-            skip: None,
-            limit: None,
-        };
+        let p = Projection::of(items);
         (p, columns.to_vec(), None)
     }
 
@@ -424,7 +416,7 @@ impl Builder<'_, '_> {
         let ret = Projection {
             distinct: false,
             star: false,
-            items: vec![(Expr::Aggregate { name: "count".into(), distinct: false, arg: None }, alias.clone())],
+            items: vec![(Expr::count_star(), alias.clone())],
             predicate: None,
             order_by: Vec::new(),
             skip: None,
