@@ -21,7 +21,8 @@ pub(crate) struct RunArgs {
     #[arg(long = "engine", default_value = "grafeo")]
     engines: Vec<String>,
     /// Oracles (repeat for several): crash, error, differential, partition,
-    /// rewrite, metamorphic. Default: with one engine every oracle that
+    /// rewrite, metamorphic; `rewrite:tautology,null-check` or
+    /// `metamorphic:symmetry,k-hop` keeps an oracle to those relations. Default: with one engine every oracle that
     /// needs one (crash, error, partition, rewrite, metamorphic); with more,
     /// differential and crash.
     #[arg(long = "oracle")]
@@ -70,6 +71,17 @@ pub(crate) struct RunArgs {
 
 pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
     let specs: Vec<EngineSpec> = args.engines.iter().map(|e| e.parse()).collect::<Result<_, _>>()?;
+    // `--oracle metamorphic:symmetry,k-hop` keeps the oracle to those relations.
+    let mut relations: BTreeMap<OracleKind, Vec<String>> = BTreeMap::new();
+    let mut named = Vec::new();
+    for o in &args.oracles {
+        let (name, only) = o.split_once(':').map_or((o.as_str(), None), |(n, r)| (n, Some(r)));
+        let kind: OracleKind = name.parse().map_err(anyhow::Error::msg)?;
+        if let Some(only) = only {
+            relations.entry(kind).or_default().extend(only.split(',').map(|r| r.trim().to_owned()));
+        }
+        named.push(kind);
+    }
     let oracles: Vec<OracleKind> = if args.oracles.is_empty() {
         if specs.len() > 1 {
             vec![OracleKind::Differential, OracleKind::Crash]
@@ -77,7 +89,7 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
             OracleKind::ALL.into_iter().filter(|k| *k != OracleKind::Differential).collect()
         }
     } else {
-        args.oracles.iter().map(|o| o.parse()).collect::<Result<_, String>>().map_err(anyhow::Error::msg)?
+        named
     };
     // Oracles that compare answers need deterministic queries.
     let preset = if oracles.iter().any(|o| o.reads_values()) { Preset::Differential } else { Preset::Crash };
@@ -103,6 +115,7 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
         seed: args.seed,
         oracles,
         weights,
+        relations,
         budget,
         queries_per_graph: args.queries_per_graph,
         graph,
@@ -284,6 +297,7 @@ pub(crate) fn bench_overhead(queries: u64, seed: u64, repeat: u32) -> Result<Exi
             seed,
             oracles: vec![OracleKind::Crash],
             weights: BTreeMap::new(),
+            relations: BTreeMap::new(),
             budget: Budget::Queries(queries),
             queries_per_graph: 200,
             graph: GraphConfig::default(),

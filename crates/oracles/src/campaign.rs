@@ -50,6 +50,8 @@ pub struct CampaignConfig {
     /// rewrite, metamorphic) is chosen for a generated query; one missing
     /// weighs 1. One of them runs per generated query.
     pub weights: BTreeMap<OracleKind, u32>,
+    /// Per oracle, the relations it may use; missing or empty for all.
+    pub relations: BTreeMap<OracleKind, Vec<String>>,
     /// When to stop.
     pub budget: Budget,
     /// Queries per graph before a new graph is drawn.
@@ -246,6 +248,15 @@ impl Campaign {
         if config.oracles.contains(&OracleKind::Differential) && engines.len() < 2 {
             return Err(CampaignError::Config("the differential oracle needs two or more engines".into()));
         }
+        for (kind, names) in &config.relations {
+            let known = oracle(*kind).relations();
+            if let Some(bad) = names.iter().find(|n| !known.contains(&n.as_str())) {
+                let list = if known.is_empty() { "none".to_owned() } else { known.join(", ") };
+                return Err(CampaignError::Config(format!(
+                    "the {kind} oracle has no relation '{bad}' (known: {list})"
+                )));
+            }
+        }
         if config.queries_per_graph == 0 {
             return Err(CampaignError::Config("queries per graph must be at least 1".into()));
         }
@@ -357,7 +368,7 @@ impl Campaign {
                 // and one (by weight) that runs queries of its own; when the
                 // one drawn cannot use this query, the next that can does.
                 let mut orng = derive_rng(self.config.seed, &[stream::ORACLE, graph_index, case_index]);
-                let build = BuildCx { generator: &generator, graph: &graph, profile: &profile, engines: names.len() };
+                let no_filter = Vec::new();
                 let mut order: Vec<usize> = oracles
                     .iter()
                     .enumerate()
@@ -375,6 +386,9 @@ impl Campaign {
                     if o.adds_queries() && built_own {
                         continue;
                     }
+                    let only = self.config.relations.get(&o.kind()).unwrap_or(&no_filter);
+                    let build =
+                        BuildCx { generator: &generator, graph: &graph, profile: &profile, engines: names.len(), only };
                     match o.build(&query, &build, &mut orng) {
                         Err(reason) => {
                             let r = s.relations.entry(o.kind().name().to_owned()).or_default();

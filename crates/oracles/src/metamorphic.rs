@@ -72,6 +72,10 @@ impl Oracle for Metamorphic {
         OracleKind::Metamorphic
     }
 
+    fn relations(&self) -> &'static [&'static str] {
+        &RELATIONS
+    }
+
     fn build(&self, _: &Generated, cx: &BuildCx<'_, '_>, rng: &mut CaseRng) -> Result<TestCase, &'static str> {
         if cx.graph.nodes.is_empty() || cx.graph.relationships.is_empty() || cx.graph.schema.rel_types.is_empty() {
             return Err("an empty graph");
@@ -80,6 +84,9 @@ impl Oracle for Metamorphic {
         let start = b.rng.random_range(0..RELATIONS.len());
         for k in 0..RELATIONS.len() {
             let name = RELATIONS[(start + k) % RELATIONS.len()];
+            if !cx.allows(name) {
+                continue;
+            }
             let mut delta = None;
             let queries = match name {
                 "symmetry" => b.symmetry(),

@@ -170,6 +170,16 @@ pub struct BuildCx<'a, 'g> {
     pub profile: &'a DialectProfile,
     /// How many engines run the case.
     pub engines: usize,
+    /// The relations this oracle may use (`--oracle metamorphic:symmetry,k-hop`);
+    /// empty for all of them.
+    pub only: &'a [String],
+}
+
+impl BuildCx<'_, '_> {
+    /// Whether the relation `name` may be used.
+    pub fn allows(&self, name: &str) -> bool {
+        self.only.is_empty() || self.only.iter().any(|n| n == name)
+    }
 }
 
 /// What an oracle judges with.
@@ -189,6 +199,11 @@ pub trait Oracle {
     /// rather than building test cases of its own.
     fn per_query(&self) -> bool {
         false
+    }
+
+    /// The relations it draws from, by name (for `--oracle NAME:rel,...`).
+    fn relations(&self) -> &'static [&'static str] {
+        &[]
     }
 
     /// Whether its test cases run queries beyond the generated one. Such

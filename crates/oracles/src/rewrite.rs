@@ -64,6 +64,10 @@ impl Oracle for Rewrite {
         OracleKind::Rewrite
     }
 
+    fn relations(&self) -> &'static [&'static str] {
+        &REWRITES
+    }
+
     fn build(&self, source: &Generated, cx: &BuildCx<'_, '_>, rng: &mut CaseRng) -> Result<TestCase, &'static str> {
         let q = &source.query;
         if q.parts.len() != 1 {
@@ -75,6 +79,9 @@ impl Oracle for Rewrite {
         let start = rng.random_range(0..REWRITES.len());
         for k in 0..REWRITES.len() {
             let name = REWRITES[(start + k) % REWRITES.len()];
+            if !cx.allows(name) {
+                continue;
+            }
             let rewritten = match name {
                 "inline-to-where" => inline_to_where(source, rng),
                 "reverse-direction" => reverse_direction(q, rng),

@@ -58,6 +58,7 @@ fn config(out: &std::path::Path, oracles: Vec<OracleKind>, queries: u64) -> Camp
         seed: 1,
         oracles,
         weights: BTreeMap::new(),
+        relations: BTreeMap::new(),
         budget: Budget::Queries(queries),
         queries_per_graph: 50,
         graph: GraphConfig { nodes: 8, relationships: 12, ..GraphConfig::default() },

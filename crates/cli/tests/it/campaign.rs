@@ -117,3 +117,30 @@ fn campaign_input_errors_exit_2() {
     let o = graphlancer(&["replay", "/nonexistent/finding"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn an_oracle_can_be_kept_to_named_relations() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("out");
+    let out_s = out.to_str().expect("utf-8");
+    let o = graphlancer(&[
+        "run",
+        "--oracle",
+        "metamorphic:k-hop,path-product",
+        "--queries",
+        "20",
+        "--out",
+        out_s,
+        "--json",
+    ]);
+    assert!(matches!(o.status.code(), Some(0 | 1)), "{}", stderr(&o));
+    let summary: serde_json::Value = serde_json::from_slice(&o.stdout).expect("summary JSON");
+    let relations: Vec<&String> = summary["relations"].as_object().expect("relations").keys().collect();
+    assert!(!relations.is_empty());
+    for r in &relations {
+        assert!(["metamorphic:k-hop", "metamorphic:path-product"].contains(&r.as_str()), "{relations:?}");
+    }
+    let o = graphlancer(&["run", "--oracle", "metamorphic:no-such", "--queries", "5", "--out", out_s]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("no relation 'no-such'"), "{}", stderr(&o));
+}
