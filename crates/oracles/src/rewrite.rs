@@ -26,6 +26,8 @@
 //!   adds one null row for an input row with none; when every later clause
 //!   handles rows one at a time, MATCH's answer must be a sub-bag of the
 //!   original's.
+//! - `with-star`: `WITH *` before the RETURN passes every variable on
+//!   unchanged (only where the profile has `*` projections).
 //! - `null-check`: each returned value comes back with `value IS NULL` beside
 //!   it, which must be true exactly where the value is null, and the
 //!   original columns must not change (a projection depends on nothing but
@@ -48,7 +50,8 @@ use crate::relation::{NO_ROWS, broken, rows_of};
 pub struct Rewrite;
 
 /// The rewrites, by name.
-const REWRITES: [&str; 8] = [
+const REWRITES: [&str; 9] = [
+    "with-star",
     "optional-keeps-rows",
     "inline-to-where",
     "reverse-direction",
@@ -89,6 +92,7 @@ impl Oracle for Rewrite {
                 "in-to-or" => in_to_or(q),
                 "drop-predicate" => drop_predicate(q, rng),
                 "optional-to-match" => optional_to_match(q, rng),
+                "with-star" => with_star(q, cx),
                 "optional-keeps-rows" => {
                     if let Some((before, after)) = optional_keeps_rows(source, rng) {
                         let queries =
@@ -499,4 +503,22 @@ fn optional_keeps_rows(source: &Generated, rng: &mut CaseRng) -> Option<(Query, 
     let mut after = clauses[..=i].to_vec();
     after.push(ret);
     Some((with_clauses(q, before), with_clauses(q, after)))
+}
+
+/// The source with `WITH *` inserted before its RETURN.
+fn with_star(q: &Query, cx: &BuildCx<'_, '_>) -> Option<Query> {
+    use graphlancer_cypher::Feature;
+    let profile = cx.profile;
+    if !profile.has(Feature::ReturnStar) || profile.bugs.contains_key(&Feature::ReturnStar) {
+        return None;
+    }
+    let clauses = single(q);
+    if clauses.len() < 2 {
+        return None;
+    }
+    let mut star = graphlancer_cypher::ast::Projection::of(Vec::new());
+    star.star = true;
+    let mut clauses = clauses.to_vec();
+    clauses.insert(clauses.len() - 1, Clause::With(star));
+    Some(with_clauses(q, clauses))
 }
