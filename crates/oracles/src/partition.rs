@@ -110,6 +110,11 @@ impl Oracle for Partition {
             return Err("UNION");
         }
         let ret = final_return(q).ok_or("no final RETURN")?;
+        // `RETURN *` returns every variable still bound, also those a DELETE
+        // took out of the generator's scope, which the inserted WITH would drop.
+        if ret.star {
+            return Err(STAR);
+        }
         combination(ret)?;
         let clauses = &q.parts[0].clauses;
         if clauses.len() < 2 || source.scopes.len() != clauses.len() {
@@ -241,6 +246,10 @@ fn union(parts: &[&ResultSet], combine: Option<&[Combine]>, distinct: bool) -> R
     Ok(ResultSet::new(columns, groups))
 }
 
+/// Why a `RETURN *` query is not partitioned (a false alarm of the first
+/// single-engine FalkorDB campaign: `... DETACH DELETE n5 RETURN *`).
+const STAR: &str = "RETURN * (the inserted WITH lists only the variables the generator still tracks)";
+
 /// Why a case with two rows of one grouping key is not judged: which rows
 /// to combine is then unknowable. A correct engine never answers so (the
 /// known case is Grafeo returning relationship keys as null, which the
@@ -302,6 +311,33 @@ mod tests {
         let all = union(&[&a, &b, &c], Some(&minmax), false).expect("combines");
         assert_eq!(all.rows, vec![vec![Int(1), Int(3)]]);
         assert!(merge(&Value::Float(1.0), Value::Float(2.0), Combine::Add).is_err());
+    }
+
+    #[test]
+    fn a_star_return_is_not_partitioned() {
+        use graphlancer_cypher::{DialectProfile, Generator, GeneratorConfig, Preset};
+        use graphlancer_model::{GraphConfig, derive_rng, generate};
+        let graph = generate(1, &GraphConfig::default()).expect("graph");
+        let profile = DialectProfile::built_in("falkordb").expect("profile");
+        let config = GeneratorConfig::preset(Preset::Differential);
+        let generator = Generator::new(&graph, &profile, &config);
+        let cx = BuildCx { generator: &generator, graph: &graph, profile: &profile, engines: 1, only: &[] };
+        let mut rng = derive_rng(1, &[1]);
+        let mut tried = 0;
+        for _ in 0..200 {
+            let mut g = generator.generate(&mut rng);
+            let [part] = g.query.parts.as_mut_slice() else { continue };
+            if part.clauses.len() < 2 {
+                continue;
+            }
+            if let Some(Clause::Return(ret)) = part.clauses.last_mut() {
+                ret.star = true;
+                ret.items.clear();
+            }
+            tried += 1;
+            assert_eq!(Partition.build(&g, &cx, &mut rng).map(|_| ()), Err(STAR));
+        }
+        assert!(tried > 0);
     }
 
     #[test]
