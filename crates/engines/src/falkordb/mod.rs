@@ -24,6 +24,8 @@ pub const GRAPH_KEY: &str = "graphlancer";
 const HANG_GRACE: Duration = Duration::from_secs(5);
 const SETUP_TIMEOUT: Duration = Duration::from_secs(120);
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+/// How long GRAPH.DELETE may take before the server counts as hung.
+const RESTORE_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// The FalkorDB adapter.
 pub struct FalkorDb {
@@ -189,7 +191,7 @@ impl FalkorDb {
     fn restore(&mut self) -> Result<(), EngineError> {
         // A server still busy with a hung query must not hold recovery forever.
         self.conn
-            .set_read_timeout(Some(SETUP_TIMEOUT))
+            .set_read_timeout(Some(RESTORE_TIMEOUT))
             .map_err(|e| EngineError::Load { engine: ENGINE, detail: format!("cannot bound GRAPH.DELETE: {e}") })?;
         // Deleting a key that does not exist is an error FalkorDB may report; it is harmless.
         let _: redis::RedisResult<redis::Value> = redis::cmd("GRAPH.DELETE").arg(GRAPH_KEY).query(&mut self.conn);
@@ -412,8 +414,23 @@ impl Engine for FalkorDb {
             Outcome::Rows(r) if r.rows.len() > opts.max_rows => Outcome::TooLarge { max_rows: opts.max_rows },
             other => other,
         };
-        if may_write(query) {
+        if may_write(query) && self.restore().is_err() {
+            // The server died or hung while the graph was put back after this
+            // query: an engine fault seen at this query (the crash oracle
+            // re-runs it, and marks it when it does not repeat).
+            let Some(server) = self.server.as_mut() else {
+                return Err(EngineError::Load { engine: ENGINE, detail: "cannot restore the graph".into() });
+            };
+            let died = !server.is_running();
+            let tail = server.log_tail();
             self.restore_or_restart()?;
+            return Ok(if died {
+                Outcome::Crash {
+                    message: format!("the server exited while the graph was restored; last log lines:\n{tail}"),
+                }
+            } else {
+                Outcome::Timeout { after_ms: millis(opts.timeout) }
+            });
         }
         Ok(outcome)
     }
