@@ -159,6 +159,9 @@ pub struct Summary {
     pub findings_duplicate: u64,
     /// Findings that did not reproduce on re-run, dropped.
     pub flaky: u64,
+    /// Timeouts whose query finished when given four times the time: an
+    /// expensive query, not a hang; dropped.
+    pub slow: u64,
     /// Answers graphlancer could not read, over all engines: its own
     /// faults, counted apart and never judged (near zero is the target).
     pub harness_faults: u64,
@@ -497,16 +500,40 @@ impl Campaign {
             s.findings.insert(known.to_string(), dir.display().to_string());
             return Ok(());
         }
-        // Confirm: the same signature again on a second run, else flaky.
+        // Confirm: the same signature again on a second run, else flaky. A
+        // timeout is re-run with four times the time: a query that then
+        // finishes was only expensive (a large cartesian product), not a hang.
+        let slow_check = finding.signature.fault == crate::signature::Fault::Timeout;
+        let saved = self.config.exec.clone();
+        if slow_check {
+            self.config.exec.timeout = saved.timeout.saturating_mul(4);
+        }
         let mut again = Vec::with_capacity(ran.case.queries.len());
+        let mut longest = Duration::ZERO;
         for q in &ran.case.queries {
-            let (o, waited) = self.execute_all(&q.text)?;
+            let run = self.execute_all(&q.text);
+            let (o, waited) = match run {
+                Ok(x) => x,
+                Err(e) => {
+                    self.config.exec = saved;
+                    return Err(e);
+                }
+            };
             *engine_time += waited.iter().sum::<Duration>();
+            longest = longest.max(waited.iter().copied().max().unwrap_or_default());
             again.push(o);
         }
+        self.config.exec = saved;
         let judge = JudgeCx { names, schema: &at.graph.schema };
         let reproduced = matches!(oracle.judge(&judge, &ran.case, &again),
             Verdict::Finding(f) if f.signature == finding.signature);
+        // It needed the extra time: expensive. Finishing within the first
+        // bound instead means the hang did not repeat (kept, marked).
+        let finished = again.iter().flatten().all(|o| !matches!(o, Outcome::Timeout { .. }));
+        if slow_check && !reproduced && finished && longest >= self.config.exec.timeout {
+            s.slow += 1;
+            return Ok(());
+        }
         // A process that died or hung did so, whatever the re-run does: it
         // is kept, marked as not reproduced.
         if !reproduced && !finding.signature.fault.is_process_fault() {

@@ -43,8 +43,16 @@ impl Engine for Fake {
     fn load(&mut self, _: &Graph) -> Result<(), EngineError> {
         Ok(())
     }
-    fn execute(&mut self, query: &str, _: &ExecOptions) -> Result<Outcome, EngineError> {
+    fn execute(&mut self, query: &str, opts: &ExecOptions) -> Result<Outcome, EngineError> {
         self.sent.borrow_mut().push(query.to_owned());
+        // `slow` in the name: every query takes a little more than the
+        // default timeout (simulated: a longer timeout gets an answer late).
+        if self.name.starts_with("slow") {
+            if opts.timeout < std::time::Duration::from_millis(10) {
+                return Ok(Outcome::Timeout { after_ms: 5 });
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
         Ok((self.answer)(query))
     }
 }
@@ -191,4 +199,16 @@ fn the_report_store_skips_unfinished_folders_and_refuses_damaged_counts() {
         .run(&mut |_| {})
         .expect_err("a damaged count stops the campaign");
     assert!(err.to_string().contains("occurrences is not a count"), "{err}");
+}
+
+#[test]
+fn a_timeout_that_finishes_with_more_time_is_slow_not_a_hang() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (fake, _) = Fake::new("slow", |_| one_row());
+    let mut c = config(dir.path(), vec![OracleKind::Crash], 5);
+    // A bound the simulated answer outlasts (10 ms), four times of which it does not.
+    c.exec.timeout = std::time::Duration::from_millis(5);
+    let s = run(vec![Box::new(fake)], c);
+    assert_eq!(s.findings_new + s.findings_duplicate + s.unreproduced_faults, 0, "{:?}", s.findings);
+    assert_eq!(s.slow, 5);
 }
