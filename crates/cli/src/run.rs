@@ -305,7 +305,7 @@ pub(crate) fn bench_overhead(queries: u64, seed: u64, repeat: u32) -> Result<Exi
             mutations: true,
             frequencies: true,
             pool_clauses: (3, 8),
-            exec: exec.clone(),
+            exec,
             out: out.path().to_owned(),
             reduce: false,
             record: true,

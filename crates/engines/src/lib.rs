@@ -23,7 +23,7 @@ pub use outcome::{ErrorClass, Outcome};
 pub use spec::{EngineSpec, OpenOptions, open};
 
 /// Per-query options.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ExecOptions {
     /// How long a query may run before it counts as a hang.
     pub timeout: Duration,

@@ -346,10 +346,7 @@ impl Campaign {
                 let (outcomes, waited) = self.execute_all(&source.text)?;
                 engine_time += waited.iter().sum::<Duration>();
                 s.queries += 1;
-                for ((summary, outcome), w) in s.engines.iter_mut().zip(&outcomes).zip(&waited) {
-                    count(summary, outcome, *w, &source.text);
-                }
-                s.harness_faults += outcomes.iter().filter(|o| o.is_harness_fault()).count() as u64;
+                count_all(&mut s, &outcomes, &waited, &source.text);
                 let first_non_empty = outcomes[0].rows().is_some_and(|r| !r.rows.is_empty());
                 let slot = s.non_empty_by_length.entry(query.clause_count).or_default();
                 slot.0 += 1;
@@ -408,10 +405,7 @@ impl Campaign {
                                 let (o, waited) = self.execute_all(&q.text)?;
                                 engine_time += waited.iter().sum::<Duration>();
                                 s.followup_queries += 1;
-                                for ((summary, outcome), w) in s.engines.iter_mut().zip(&o).zip(&waited) {
-                                    count(summary, outcome, *w, &q.text);
-                                }
-                                s.harness_faults += o.iter().filter(|x| x.is_harness_fault()).count() as u64;
+                                count_all(&mut s, &o, &waited, &q.text);
                                 all.push(o);
                             }
                             groups.push((i, Ran { case, outcomes: all }));
@@ -504,26 +498,18 @@ impl Campaign {
         // timeout is re-run with four times the time: a query that then
         // finishes was only expensive (a large cartesian product), not a hang.
         let slow_check = finding.signature.fault == crate::signature::Fault::Timeout;
-        let saved = self.config.exec.clone();
+        let mut exec = self.config.exec;
         if slow_check {
-            self.config.exec.timeout = saved.timeout.saturating_mul(4);
+            exec.timeout = exec.timeout.saturating_mul(4);
         }
         let mut again = Vec::with_capacity(ran.case.queries.len());
         let mut longest = Duration::ZERO;
         for q in &ran.case.queries {
-            let run = self.execute_all(&q.text);
-            let (o, waited) = match run {
-                Ok(x) => x,
-                Err(e) => {
-                    self.config.exec = saved;
-                    return Err(e);
-                }
-            };
+            let (o, waited) = self.execute_with(&q.text, exec)?;
             *engine_time += waited.iter().sum::<Duration>();
             longest = longest.max(waited.iter().copied().max().unwrap_or_default());
             again.push(o);
         }
-        self.config.exec = saved;
         let judge = JudgeCx { names, schema: &at.graph.schema };
         let reproduced = matches!(oracle.judge(&judge, &ran.case, &again),
             Verdict::Finding(f) if f.signature == finding.signature);
@@ -622,11 +608,15 @@ impl Campaign {
     }
 
     fn execute_all(&mut self, text: &str) -> Result<(Vec<Outcome>, Vec<Duration>), CampaignError> {
+        self.execute_with(text, self.config.exec)
+    }
+
+    fn execute_with(&mut self, text: &str, exec: ExecOptions) -> Result<(Vec<Outcome>, Vec<Duration>), CampaignError> {
         let mut outcomes = Vec::with_capacity(self.engines.len());
         let mut waited = Vec::with_capacity(self.engines.len());
         for e in &mut self.engines {
             let t = Instant::now();
-            outcomes.push(e.execute(text, &self.config.exec)?);
+            outcomes.push(e.execute(text, &exec)?);
             waited.push(t.elapsed());
         }
         if self.config.record {
@@ -663,6 +653,14 @@ fn weighted_index(options: &[(usize, u32)], rng: &mut graphlancer_model::CaseRng
 
 /// Distinct error messages kept per engine; the rest only count by class.
 const ERROR_KINDS: usize = 50;
+
+/// Counts one query's outcomes, engine by engine, and the harness faults among them.
+fn count_all(s: &mut Summary, outcomes: &[Outcome], waited: &[Duration], query: &str) {
+    for ((summary, outcome), w) in s.engines.iter_mut().zip(outcomes).zip(waited) {
+        count(summary, outcome, *w, query);
+    }
+    s.harness_faults += outcomes.iter().filter(|o| o.is_harness_fault()).count() as u64;
+}
 
 fn count(summary: &mut EngineSummary, outcome: &Outcome, waited: Duration, query: &str) {
     summary.engine_seconds += waited.as_secs_f64();

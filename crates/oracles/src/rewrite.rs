@@ -153,12 +153,10 @@ impl Oracle for Rewrite {
             } else {
                 format!("The rewrite `{name}` is equivalent in openCypher, so both queries must answer the same rows.")
             };
-            return broken(
-                OracleKind::Rewrite,
+            return rewrite_broken(
                 engine,
-                &case.relation,
+                case,
                 how,
-                Some(shape(&case.queries[0].ast)),
                 format!(
                     "{engine}: the rewrite {name} changes the answer ({} rows against {})",
                     before.rows.len(),
@@ -464,12 +462,10 @@ fn judge_null_check(cx: &JudgeCx<'_>, case: &TestCase, outcomes: &[Vec<Outcome>]
         } else {
             continue;
         };
-        return broken(
-            OracleKind::Rewrite,
+        return rewrite_broken(
             engine,
-            &case.relation,
+            case,
             how,
-            Some(shape(&case.queries[0].ast)),
             summary,
             "`e IS NULL` is true exactly when e is null, and a column computed from the others neither adds \
              nor removes rows, so the rewrite must return the original columns unchanged with each check true \
@@ -521,4 +517,9 @@ fn with_star(q: &Query, cx: &BuildCx<'_, '_>) -> Option<Query> {
     let mut clauses = clauses.to_vec();
     clauses.insert(clauses.len() - 1, Clause::With(star));
     Some(with_clauses(q, clauses))
+}
+
+/// A rewrite relation broken on `engine`, signed by the source's clause sequence.
+fn rewrite_broken(engine: &str, case: &TestCase, how: &str, summary: String, words: String) -> Verdict {
+    broken(OracleKind::Rewrite, engine, &case.relation, how, Some(shape(&case.queries[0].ast)), summary, words)
 }
