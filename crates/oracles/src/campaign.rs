@@ -534,7 +534,7 @@ impl Campaign {
         let (mut ran, mut finding, mut original) = (ran, finding, None);
         if let Some(known) = self.store.reduction_of(&generated_signature) {
             finding.signature = known.clone();
-        } else if self.config.reduce && reproduced && ran.case.queries.len() == 1 {
+        } else if self.config.reduce && reproduced {
             let mut reducer = Reducer {
                 engines: &mut self.engines,
                 oracle,

@@ -4,7 +4,7 @@
 //! the same family of wrong answer on the real engines. What a developer reads is then the
 //! smallest query graphlancer could find, and its signature dedups better.
 
-use graphlancer_cypher::ast::{Clause, Expr, Query};
+use graphlancer_cypher::ast::{Clause, Expr, Query, SingleQuery};
 use graphlancer_cypher::check::result_types;
 use graphlancer_engines::{Engine, EngineError, ExecOptions, Outcome};
 
@@ -48,33 +48,56 @@ pub struct Reducer<'a> {
 }
 
 impl Reducer<'_> {
-    /// Reduces a case of one query whose finding has the signature family
-    /// `family`. `None` when no smaller query keeps the family.
+    /// Reduces a case whose finding has the signature family `family`: a
+    /// single query, or a group derived from its first query (the `source`),
+    /// where each edit of the source is made to every query of the group
+    /// at the clause it came from, and taken only where the derived query
+    /// still holds that clause unchanged (so the derivation stays what it
+    /// was). `None` when no smaller case keeps the family.
     pub fn reduce(&mut self, case: &TestCase, family: &Signature) -> Result<Option<Reduced>, EngineError> {
-        let [query] = case.queries.as_slice() else { return Ok(None) };
+        let Some(first) = case.queries.first() else { return Ok(None) };
+        if case.queries.len() > 1 && first.role != "source" {
+            return Ok(None);
+        }
         let mut best: Option<Reduced> = None;
-        let mut current = Candidate { query: query.ast.clone(), order_columns: query.order_columns.clone() };
+        let mut current: Vec<Candidate> = case
+            .queries
+            .iter()
+            .map(|q| Candidate { query: q.ast.clone(), order_columns: q.order_columns.clone() })
+            .collect();
         let mut attempts = 0;
         'improve: loop {
-            for cand in candidates(&current) {
+            for edit in edits(&current[0]) {
                 if attempts >= self.budget {
                     break 'improve;
                 }
-                if result_types(&cand.query, self.judge.schema).is_err() {
+                let Some(group) = current.iter().map(|c| apply(&current[0], c, edit)).collect::<Option<Vec<_>>>()
+                else {
+                    continue;
+                };
+                if group.iter().any(|c| result_types(&c.query, self.judge.schema).is_err()) {
                     continue;
                 }
                 attempts += 1;
-                let q = CaseQuery::new(&query.role, cand.query.clone(), cand.order_columns.clone());
-                let mut outcomes = Vec::with_capacity(self.engines.len());
-                for e in self.engines.iter_mut() {
-                    outcomes.push(e.execute(&q.text, self.exec)?);
+                let queries: Vec<CaseQuery> = case
+                    .queries
+                    .iter()
+                    .zip(&group)
+                    .map(|(q, c)| CaseQuery::new(&q.role, c.query.clone(), c.order_columns.clone()))
+                    .collect();
+                let mut outcomes = Vec::with_capacity(queries.len());
+                for q in &queries {
+                    let mut per_engine = Vec::with_capacity(self.engines.len());
+                    for e in self.engines.iter_mut() {
+                        per_engine.push(e.execute(&q.text, self.exec)?);
+                    }
+                    outcomes.push(per_engine);
                 }
-                let trial = TestCase { relation: case.relation.clone(), queries: vec![q], delta: case.delta };
-                let outcomes = vec![outcomes];
+                let trial = TestCase { relation: case.relation.clone(), queries, delta: case.delta };
                 if let Verdict::Finding(f) = self.oracle.judge(self.judge, &trial, &outcomes)
                     && f.signature.family() == *family
                 {
-                    current = cand;
+                    current = group;
                     best = Some(Reduced { case: trial, outcomes, finding: f, attempts });
                     continue 'improve;
                 }
@@ -88,58 +111,105 @@ impl Reducer<'_> {
     }
 }
 
-/// Smaller variants of a query, most promising first.
-fn candidates(c: &Candidate) -> Vec<Candidate> {
-    let mut out = Vec::new();
+/// One way to make a query smaller.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Edit {
+    /// Keep only this UNION part.
+    Part(usize),
+    /// Remove this clause.
+    Clause(usize),
+    /// Remove the WHERE of this clause.
+    Predicate(usize),
+    /// Remove this item of the final RETURN.
+    Item(usize),
+}
+
+/// The edits of a query, most promising first.
+fn edits(c: &Candidate) -> Vec<Edit> {
     let q = &c.query;
     if q.parts.len() > 1 {
-        for p in &q.parts {
-            out.push(Candidate { query: Query { parts: vec![p.clone()], union_all: false }, order_columns: None });
-        }
-        return out;
+        return (0..q.parts.len()).map(Edit::Part).collect();
     }
-    let Some(part) = q.parts.first() else { return out };
+    let Some(part) = q.parts.first() else { return Vec::new() };
     let n = part.clauses.len();
     // Clauses before the RETURN, last first: later clauses depend on earlier ones.
-    for i in (0..n.saturating_sub(1)).rev() {
-        let mut p = part.clone();
-        p.clauses.remove(i);
-        out.push(Candidate {
-            query: Query { parts: vec![p], union_all: false },
-            order_columns: c.order_columns.clone(),
-        });
-    }
-    for i in 0..n {
-        let mut p = part.clone();
-        let removed = match &mut p.clauses[i] {
-            Clause::Match { predicate, .. } => predicate.take().is_some(),
-            Clause::With(proj) => proj.predicate.take().is_some(),
-            _ => false,
-        };
-        if removed {
-            out.push(Candidate {
-                query: Query { parts: vec![p], union_all: false },
-                order_columns: c.order_columns.clone(),
-            });
-        }
-    }
+    let mut out: Vec<Edit> = (0..n.saturating_sub(1)).rev().map(Edit::Clause).collect();
+    out.extend((0..n).filter(|&i| predicate_of(&part.clauses[i]).is_some()).map(Edit::Predicate));
     if let Some(Clause::Return(ret)) = part.clauses.last()
         && ret.items.len() > 1
     {
-        for j in 0..ret.items.len() {
-            let alias = &ret.items[j].1;
-            let ordered = ret.order_by.iter().any(|(e, _)| matches!(e, Expr::Variable(v) if v == alias));
-            if ordered {
-                continue;
+        for (j, (_, alias)) in ret.items.iter().enumerate() {
+            // An ORDER BY key stays: the order is part of what is compared.
+            if !ret.order_by.iter().any(|(e, _)| matches!(e, Expr::Variable(v) if v == alias)) {
+                out.push(Edit::Item(j));
             }
-            let mut p = part.clone();
-            let Some(Clause::Return(r)) = p.clauses.last_mut() else { continue };
-            r.items.remove(j);
-            let order = order_of(r);
-            out.push(Candidate { query: Query { parts: vec![p], union_all: false }, order_columns: order });
         }
     }
     out
+}
+
+fn predicate_of(c: &Clause) -> Option<&Expr> {
+    match c {
+        Clause::Match { predicate, .. } => predicate.as_ref(),
+        Clause::With(p) => p.predicate.as_ref(),
+        _ => None,
+    }
+}
+
+/// `edit`, made on `source`, made on `target` (the source itself or a query
+/// derived from it): at the clause of `target` that corresponds to the
+/// source's, which must be unchanged. A derived query has the source's
+/// clauses, some of them rewritten, and perhaps one clause inserted.
+fn apply(source: &Candidate, target: &Candidate, edit: Edit) -> Option<Candidate> {
+    let (s, t) = (&source.query, &target.query);
+    if let Edit::Part(i) = edit {
+        return (s == t).then(|| Candidate {
+            query: Query { parts: vec![s.parts[i].clone()], union_all: false },
+            order_columns: None,
+        });
+    }
+    let ([sp], [tp]) = (s.parts.as_slice(), t.parts.as_slice()) else { return None };
+    let (sc, tc) = (&sp.clauses, &tp.clauses);
+    // Where the target inserted a clause, if it did.
+    let inserted = match tc.len().checked_sub(sc.len())? {
+        0 => None,
+        1 => Some((0..sc.len()).find(|&k| tc[k] != sc[k] && tc[k + 1..] == sc[k..]).unwrap_or(sc.len())),
+        _ => return None,
+    };
+    let at = |i: usize| match inserted {
+        Some(k) if i >= k => i + 1,
+        _ => i,
+    };
+    let mut clauses = tc.clone();
+    let mut order_columns = target.order_columns.clone();
+    match edit {
+        Edit::Part(_) => unreachable!("handled above"),
+        Edit::Clause(i) => {
+            if tc[at(i)] != sc[i] {
+                return None;
+            }
+            clauses.remove(at(i));
+        }
+        Edit::Predicate(i) => {
+            if tc[at(i)] != sc[i] {
+                return None;
+            }
+            match &mut clauses[at(i)] {
+                Clause::Match { predicate, .. } => *predicate = None,
+                Clause::With(p) => p.predicate = None,
+                _ => return None,
+            }
+        }
+        Edit::Item(j) => {
+            if tc.last() != sc.last() {
+                return None;
+            }
+            let Some(Clause::Return(r)) = clauses.last_mut() else { return None };
+            r.items.remove(j);
+            order_columns = order_of(r);
+        }
+    }
+    Some(Candidate { query: Query { parts: vec![SingleQuery { clauses }], union_all: t.union_all }, order_columns })
 }
 
 /// The result columns a projection's ORDER BY fixes.

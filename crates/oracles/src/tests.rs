@@ -212,3 +212,32 @@ fn a_timeout_that_finishes_with_more_time_is_slow_not_a_hang() {
     assert_eq!(s.findings_new + s.findings_duplicate + s.unreproduced_faults, 0, "{:?}", s.findings);
     assert_eq!(s.slow, 5);
 }
+
+#[test]
+fn a_group_is_reduced_together_and_keeps_its_derivation() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    // One row for every query: the three partitions add up to three rows
+    // where the source has one, so every partition case is a finding.
+    let (fake, _) = Fake::new("fake", |_| one_row());
+    let s = run(vec![Box::new(fake)], config(dir.path(), vec![OracleKind::Partition], 40));
+    assert!(s.findings_new >= 1, "{s:?}");
+    let store = ReportStore::open(dir.path()).expect("opens");
+    let mut reduced = 0;
+    for (_, folder) in store.findings() {
+        let case = read_case(&folder.join("case.json")).expect("case.json");
+        assert_eq!(case.followups.len(), 3, "the whole group is kept");
+        let source = &case.ast.parts[0].clauses;
+        for f in &case.followups {
+            // Each partition is still the source with one WITH before its RETURN.
+            let mut clauses = f.ast.parts[0].clauses.clone();
+            let inserted = clauses.remove(clauses.len() - 2);
+            assert!(matches!(inserted, graphlancer_cypher::ast::Clause::With(_)), "{}", f.text);
+            assert_eq!(&clauses, source, "{} is not derived from {}", f.text, case.query);
+        }
+        if let Some(original) = &case.original_query {
+            assert!(case.query.len() < original.len());
+            reduced += 1;
+        }
+    }
+    assert!(reduced > 0, "no group was reduced");
+}
