@@ -22,6 +22,26 @@
 //!   (otherwise relationship uniqueness would remove pairs): T1 differs from
 //!   T2, or `m` has no self-loop of that type.
 //!
+//! - `transitivity` (connectivity): a node reached from `a` in 1..i hops
+//!   and then 1..j more, along one type and direction, is reached in 1..i+j
+//!   hops. Holds under any uniqueness rule (walk, trail, acyclic): a
+//!   directed walk contains a path with the same ends that is no longer.
+//! - `shortest-path`: the paths from `a` to `b` that avoid an inner node `m`
+//!   are a subset of all of them, so no more numerous and none shorter. `a`,
+//!   `m` and `b` lie on a directed walk the graph has, so some path exists.
+//! - `fusion`: with T1 ≠ T2 (so relationship uniqueness removes nothing),
+//!   `MATCH (a)-[:T1]-(), (a)-[:T2]-()` returns the nodes of both one-pattern
+//!   answers, and their UNION the nodes of either (DISTINCT `gid`s: sets).
+//! - `edge-property` (homogeneous edges): a predicate over a relationship is
+//!   true, false or null, so the relationships of a type are counted by the
+//!   three partitions together.
+//! - `added-relationship` (a new edge creates connectivity): a relationship
+//!   created from `a` to `b` joins them, and removes no path, under any
+//!   uniqueness rule. Only "at least as many" is asked, not "one more": an
+//!   engine may fold parallel relationships in a variable-length pattern.
+//! - `cut` (no path after a cut): once every T relationship leaving `a` is
+//!   deleted, no T path leaves it.
+//!
 //! - Dynamic relations (GAMERA's data addition, deletion, update and
 //!   irrelevant change), each as a count before and after a change made in
 //!   the same query and finished by `WITH count(*)` (so the read comes after
@@ -55,11 +75,17 @@ use crate::relation::{NO_ROWS, broken, rows_of};
 pub struct Metamorphic;
 
 /// The relations, by name.
-const RELATIONS: [&str; 9] = [
+const RELATIONS: [&str; 15] = [
     "symmetry",
     "k-hop",
     "type-union",
     "path-product",
+    "transitivity",
+    "shortest-path",
+    "fusion",
+    "edge-property",
+    "added-relationship",
+    "cut",
     "added-node",
     "deleted-node",
     "deleted-relationship",
@@ -81,18 +107,19 @@ impl Oracle for Metamorphic {
             return Err("an empty graph");
         }
         let mut b = Draw { cx, rng, names: Names::default() };
-        let start = b.rng.random_range(0..RELATIONS.len());
-        for k in 0..RELATIONS.len() {
-            let name = RELATIONS[(start + k) % RELATIONS.len()];
-            if !cx.allows(name) {
-                continue;
-            }
+        for name in cx.order(&RELATIONS, b.rng) {
             let mut delta = None;
             let queries = match name {
                 "symmetry" => b.symmetry(),
                 "k-hop" => b.k_hop(),
                 "type-union" => b.type_union(),
                 "path-product" => b.path_product(),
+                "transitivity" => b.transitivity(),
+                "shortest-path" => b.shortest_path(),
+                "fusion" => b.fusion(),
+                "edge-property" => b.edge_property(),
+                "added-relationship" => b.added_relationship(),
+                "cut" => b.cut(),
                 dynamic => b.change(dynamic).map(|(queries, d)| {
                     delta = Some(d);
                     queries
@@ -118,6 +145,29 @@ impl Oracle for Metamorphic {
                 },
                 ("path-product", [through, into, out]) => match (count(through), count(into), count(out)) {
                     (Some(t), Some(i), Some(o)) => i.checked_mul(o) == Some(t),
+                    _ => return Verdict::Skip("a count that is not one integer"),
+                },
+                ("transitivity", [whole, composed]) => within(composed, whole),
+                ("shortest-path", [all, avoiding]) => match (shortest_and_count(all), shortest_and_count(avoiding)) {
+                    (Some((m1, c1)), Some((m2, c2))) => {
+                        c1 >= 1 && c2 <= c1 && m1.is_some() && (m2.is_none() || m2 >= m1)
+                    }
+                    _ => return Verdict::Skip("an answer that is not one row of two integers"),
+                },
+                ("fusion", [one, other, both, either @ ..]) if either.len() <= 1 => {
+                    same(both, &combined(one, other, true))
+                        && either.iter().all(|e| same(e, &combined(one, other, false)))
+                }
+                ("edge-property", [all, p, not_p, null]) => match (count(all), count(p), count(not_p), count(null)) {
+                    (Some(a), Some(x), Some(y), Some(z)) => a == x + y + z,
+                    _ => return Verdict::Skip("a count that is not one integer"),
+                },
+                ("added-relationship", [before, after]) => match (count(before), count(after)) {
+                    (Some(b), Some(a)) => a >= 1 && a >= b,
+                    _ => return Verdict::Skip("a count that is not one integer"),
+                },
+                ("cut", [before, after]) => match (count(before), count(after)) {
+                    (Some(b), Some(a)) => b >= 1 && a == 0,
                     _ => return Verdict::Skip("a count that is not one integer"),
                 },
                 (_, [before, after]) if case.delta.is_some() => match (count(before), count(after)) {
@@ -165,6 +215,30 @@ fn words(name: &str) -> &'static str {
             "Every path (a)-[:T1]->(m)-[:T2]->(b) through the fixed node m joins one way into m with one way \
              out of it, and the two relationships can never be the same one, so the first count must be the \
              product of the other two."
+        }
+        "transitivity" => {
+            "Every node reached from a in i hops and then j more (along one type and direction) is reached from \
+             a in at most i+j hops, so the second query's nodes must all be among the first's."
+        }
+        "shortest-path" => {
+            "The generated graph has a path from a to b, so some path must be found; the paths that avoid the \
+             inner node m are some of them, so there can be no more of them and none shorter."
+        }
+        "fusion" => {
+            "A node with a T1 relationship and a T2 relationship is in both single answers, and a node with \
+             either is in one of them: the third query must return their intersection and the fourth their union."
+        }
+        "edge-property" => {
+            "A predicate p over a relationship is true, false or null, and exactly one of them, so the \
+             relationships of the type must be as many as those where p, NOT p and p IS NULL hold, together."
+        }
+        "added-relationship" => {
+            "A relationship created from a to b is a path from a to b, and adding it removes no path: after it, \
+             at least one path must join them, and no fewer than before."
+        }
+        "cut" => {
+            "Once every relationship of type T leaving a (in the direction read) is deleted, no path of type T \
+             can leave a: the count after the cut must be zero (and it was at least one before)."
         }
         "added-node" => {
             "A node created with label L and property k = v, before a MATCH that counts the nodes with label L \
@@ -575,5 +649,337 @@ impl Draw<'_, '_, '_, '_> {
     /// Whether nodes labelled `label` may carry `key` (the schema says so).
     fn key_of(&self, label: &str, key: &str) -> bool {
         self.cx.graph.schema.labels.iter().any(|l| l.name == label && l.keys.iter().any(|k| k == key))
+    }
+}
+
+/// The reachability relations, and GAMERA's edge-property and fusion
+/// relations.
+impl Draw<'_, '_, '_, '_> {
+    /// One type, one direction, `lo..hi` hops, unnamed.
+    fn hops(t: &str, direction: Direction, lo: u32, hi: u32) -> RelPattern {
+        RelPattern {
+            variable: None,
+            types: vec![t.to_owned()],
+            direction,
+            length: Some((lo, hi)),
+            properties: Vec::new(),
+        }
+    }
+
+    fn direction(&mut self) -> Direction {
+        if self.rng.random_bool(0.5) { Direction::Out } else { Direction::In }
+    }
+
+    /// A relationship of the graph, and the ends it leaves from and goes to
+    /// when read in `direction`.
+    fn relationship(&mut self, direction: Direction) -> Option<(String, i64, i64)> {
+        let rels = &self.cx.graph.relationships;
+        if rels.is_empty() {
+            return None;
+        }
+        let r = &rels[self.rng.random_range(0..rels.len())];
+        Some(match direction {
+            Direction::In => (r.rel_type.clone(), r.end, r.start),
+            _ => (r.rel_type.clone(), r.start, r.end),
+        })
+    }
+
+    fn distinct(mut q: Query) -> Query {
+        if let Some(Clause::Return(p)) = q.parts[0].clauses.last_mut() {
+            p.distinct = true;
+        }
+        q
+    }
+
+    /// `MATCH (a)-[:T*1..i]->(m)-[:T*1..j]->(b)` from a fixed `a` must reach
+    /// a subset of what `MATCH (a)-[:T*1..i+j]->(b)` reaches.
+    fn transitivity(&mut self) -> Option<Vec<CaseQuery>> {
+        if !self.has(Feature::VarLength) || !self.has(Feature::ReturnDistinct) {
+            return None;
+        }
+        let dir = self.direction();
+        let (t, from, _) = self.relationship(dir)?;
+        let (i, j) = (self.rng.random_range(1..=2), self.rng.random_range(1..=2));
+        let (a, na) = self.node("n");
+        let (_, nm) = self.node("n");
+        let (b, nb) = self.node("n");
+        let whole =
+            PathPattern { name: None, start: na.clone(), hops: vec![(Self::hops(&t, dir, 1, i + j), nb.clone())] };
+        let composed = PathPattern {
+            name: None,
+            start: na,
+            hops: vec![(Self::hops(&t, dir, 1, i), nm), (Self::hops(&t, dir, 1, j), nb)],
+        };
+        let items = || vec![(Self::gid(&b), "y".to_owned())];
+        let q1 = Self::distinct(self.query(whole, &[], Some(Self::is(&a, from)), items()));
+        let q2 = Self::distinct(self.query(composed, &[], Some(Self::is(&a, from)), items()));
+        Some(vec![CaseQuery::new("reached in i+j", q1, None), CaseQuery::new("reached in i, then j", q2, None)])
+    }
+
+    /// The paths from `a` to `b` that avoid an inner node `m` of a walk the
+    /// graph has from `a` to `b` are some of all the paths: fewer or as
+    /// many, and none shorter.
+    fn shortest_path(&mut self) -> Option<Vec<CaseQuery>> {
+        let needs = [Feature::VarLength, Feature::NamedPath, Feature::FnLength, Feature::FnNodes, Feature::Quantifier];
+        if !needs.iter().all(|f| self.has(*f)) || !self.has(Feature::Min) {
+            return None;
+        }
+        let dir = self.direction();
+        let (t, from, to) = self.relationship(dir)?;
+        let mut walk = vec![from, to];
+        for _ in 0..3 {
+            let at = *walk.last()?;
+            let next: Vec<i64> = self
+                .cx
+                .graph
+                .relationships
+                .iter()
+                .filter(|r| r.rel_type == t)
+                .filter_map(|r| match dir {
+                    Direction::In => (r.end == at).then_some(r.start),
+                    _ => (r.start == at).then_some(r.end),
+                })
+                .collect();
+            if next.is_empty() {
+                break;
+            }
+            walk.push(next[self.rng.random_range(0..next.len())]);
+        }
+        if walk.len() < 3 {
+            return None;
+        }
+        let end = self.rng.random_range(2..walk.len());
+        let (start, finish, avoided) = (walk[0], walk[end], walk[self.rng.random_range(1..end)]);
+        if avoided == start || avoided == finish {
+            return None;
+        }
+        let (a, na) = self.node("n");
+        let (b, nb) = self.node("n");
+        let p = self.names.fresh("p");
+        let x = self.names.fresh("x");
+        let pattern = PathPattern { name: Some(p.clone()), start: na, hops: vec![(Self::hops(&t, dir, 1, 4), nb)] };
+        let ends = Expr::binary(BinOp::And, Self::is(&a, start), Self::is(&b, finish));
+        let avoids = Expr::Quantified {
+            quantifier: graphlancer_cypher::ast::Quantifier::None,
+            variable: x.clone(),
+            list: Box::new(Expr::Function("nodes".into(), vec![Expr::var(&p)])),
+            predicate: Box::new(Self::is(&x, avoided)),
+        };
+        let items = || {
+            vec![
+                (
+                    Expr::Aggregate {
+                        name: "min".into(),
+                        distinct: false,
+                        arg: Some(Box::new(Expr::Function("length".into(), vec![Expr::var(&p)]))),
+                    },
+                    "s".to_owned(),
+                ),
+                (Expr::count_star(), "c".to_owned()),
+            ]
+        };
+        let all = self.query(pattern.clone(), &[], Some(ends.clone()), items());
+        let avoiding = self.query(pattern, &[], Some(Expr::binary(BinOp::And, ends, avoids)), items());
+        Some(vec![CaseQuery::new("all paths", all, None), CaseQuery::new("paths avoiding m", avoiding, None)])
+    }
+
+    /// The nodes with a T1 relationship and a T2 relationship are those of
+    /// both answers; the nodes with either are those of one answer or the
+    /// other.
+    fn fusion(&mut self) -> Option<Vec<CaseQuery>> {
+        let needs = [Feature::MultiplePatterns, Feature::ReturnDistinct];
+        if !needs.iter().all(|f| self.has(*f)) || self.cx.graph.schema.rel_types.len() < 2 {
+            return None;
+        }
+        let (t1, t2) = (self.rel_type(), self.rel_type());
+        if t1 == t2 {
+            return None;
+        }
+        let (d1, d2) = (self.direction(), self.direction());
+        let (a, na) = self.node("n");
+        let (_, nb) = self.node("n");
+        let (_, nc) = self.node("n");
+        let predicate = self.condition(&a);
+        let (r1, rel1) = self.rel(vec![t1], d1);
+        let (r2, rel2) = self.rel(vec![t2], d2);
+        let first = PathPattern { name: None, start: na.clone(), hops: vec![(rel1, nb)] };
+        let second = PathPattern { name: None, start: na, hops: vec![(rel2, nc)] };
+        let items = || vec![(Self::gid(&a), "x".to_owned())];
+        let q1 = Self::distinct(self.query(first.clone(), std::slice::from_ref(&r1), predicate.clone(), items()));
+        let q2 = Self::distinct(self.query(second.clone(), std::slice::from_ref(&r2), predicate.clone(), items()));
+        let mut both = Self::distinct(self.query(first, &[r1, r2], predicate, items()));
+        if let Some(Clause::Match { patterns, .. }) = both.parts[0].clauses.first_mut() {
+            patterns.push(second);
+        }
+        let either = Query { parts: vec![q1.parts[0].clone(), q2.parts[0].clone()], union_all: false };
+        let mut queries = vec![
+            CaseQuery::new("T1", q1, None),
+            CaseQuery::new("T2", q2, None),
+            CaseQuery::new("T1 and T2", both, None),
+        ];
+        if self.has(Feature::Union) {
+            queries.push(CaseQuery::new("T1 or T2", either, None));
+        }
+        Some(queries)
+    }
+
+    /// The relationships of a type split three ways on a predicate over them.
+    fn edge_property(&mut self) -> Option<Vec<CaseQuery>> {
+        if !self.has(Feature::Not) || !self.has(Feature::IsNull) {
+            return None;
+        }
+        let typed: Vec<String> =
+            self.cx.graph.schema.rel_types.iter().filter(|t| !t.keys.is_empty()).map(|t| t.name.clone()).collect();
+        if typed.is_empty() {
+            return None;
+        }
+        let t = typed[self.rng.random_range(0..typed.len())].clone();
+        let dir = self.direction();
+        let (_, na) = self.node("n");
+        let (_, nb) = self.node("n");
+        let (r, rel) = self.rel(vec![t.clone()], dir);
+        let var = graphlancer_cypher::types::Var { tags: vec![t], ..Var::new(r.clone(), Ty::Rel) };
+        let p = self.cx.generator.predicate_over(&[var], &mut self.names, self.rng);
+        let pattern = PathPattern { name: None, start: na, hops: vec![(rel, nb)] };
+        let one = |role: &str, predicate: Option<Expr>, s: &Self| {
+            CaseQuery::new(
+                role,
+                s.query(pattern.clone(), std::slice::from_ref(&r), predicate, Self::count_item()),
+                None,
+            )
+        };
+        Some(vec![
+            one("all", None, self),
+            one("p", Some(p.clone()), self),
+            one("NOT p", Some(Expr::Not(Box::new(p.clone()))), self),
+            one("p IS NULL", Some(Expr::IsNull { expr: Box::new(p), negated: false }), self),
+        ])
+    }
+
+    /// `MATCH (x)-[:T*1..k]->(y)` counted from `x`, or from `x` to `y`.
+    fn paths(&mut self, t: &str, dir: Direction, k: u32, from: i64, to: Option<i64>, prefix: Vec<Clause>) -> Query {
+        let (x, nx) = self.node("n");
+        let (y, ny) = self.node("n");
+        let pattern = PathPattern { name: None, start: nx, hops: vec![(Self::hops(t, dir, 1, k), ny)] };
+        let mut at = Self::is(&x, from);
+        if let Some(to) = to {
+            at = Expr::binary(BinOp::And, at, Self::is(&y, to));
+        }
+        let mut q = self.query(pattern, &[], Some(at), Self::count_item());
+        if !prefix.is_empty() {
+            let mut clauses = prefix;
+            clauses.push(Clause::With(Projection::of(vec![(Expr::count_star(), "d".into())])));
+            clauses.append(&mut q.parts[0].clauses);
+            q.parts[0].clauses = clauses;
+        }
+        q
+    }
+
+    /// A relationship created from the start of one relationship of the
+    /// graph to the end of another of its type (whose start has the same
+    /// labels, so every engine's schema allows it) connects the two nodes,
+    /// and takes no path away.
+    fn added_relationship(&mut self) -> Option<Vec<CaseQuery>> {
+        if !self.has(Feature::Create) || !self.has(Feature::VarLength) {
+            return None;
+        }
+        let graph = self.cx.graph;
+        let next = graph.nodes.iter().map(|n| n.id).chain(graph.relationships.iter().map(|r| r.id)).max()? + 1;
+        let labels = |id: i64| graph.nodes.iter().find(|n| n.id == id).map(|n| &n.labels);
+        let (t, from, _) = self.relationship(Direction::Out)?;
+        let ends: Vec<i64> = graph
+            .relationships
+            .iter()
+            .filter(|r| r.rel_type == t && labels(r.start) == labels(from))
+            .map(|r| r.end)
+            .collect();
+        let to = ends[self.rng.random_range(0..ends.len())];
+        let k = self.rng.random_range(1..=3);
+        let (a, na) = self.node("n");
+        let (b, nb) = self.node("n");
+        let find = |v: &str, n: NodePattern, id: i64| Clause::Match {
+            optional: false,
+            patterns: vec![PathPattern { name: None, start: n, hops: Vec::new() }],
+            guard: None,
+            predicate: Some(Self::is(v, id)),
+        };
+        let new = RelPattern {
+            variable: None,
+            types: vec![t.clone()],
+            direction: Direction::Out,
+            length: None,
+            properties: vec![(ID_PROPERTY.to_owned(), Expr::lit(Value::Int(next)))],
+        };
+        let bare = |v: &str| NodePattern { variable: Some(v.to_owned()), labels: Vec::new(), properties: Vec::new() };
+        let create =
+            Clause::Create { patterns: vec![PathPattern { name: None, start: bare(&a), hops: vec![(new, bare(&b))] }] };
+        // Counted from either end: read backwards, the path runs from `to`.
+        let dir = self.direction();
+        let (x, y) = if dir == Direction::In { (to, from) } else { (from, to) };
+        let before = self.paths(&t, dir, k, x, Some(y), Vec::new());
+        let after = self.paths(&t, dir, k, x, Some(y), vec![find(&a, na, from), find(&b, nb, to), create]);
+        Some(vec![CaseQuery::new("before", before, None), CaseQuery::new("after", after, None)])
+    }
+
+    /// With every T relationship out of `a` deleted, no T path leaves `a`.
+    fn cut(&mut self) -> Option<Vec<CaseQuery>> {
+        if !self.has(Feature::Delete) || !self.has(Feature::VarLength) {
+            return None;
+        }
+        let dir = self.direction();
+        let (t, from, _) = self.relationship(dir)?;
+        let k = self.rng.random_range(1..=3);
+        let (a, na) = self.node("n");
+        let (s, rel) = self.rel(vec![t.clone()], dir);
+        let (_, nm) = self.node("n");
+        let cut = vec![
+            Clause::Match {
+                optional: false,
+                patterns: vec![PathPattern { name: None, start: na, hops: vec![(rel, nm)] }],
+                guard: None,
+                predicate: Some(Self::is(&a, from)),
+            },
+            Clause::Delete { detach: false, variables: vec![s] },
+        ];
+        let before = self.paths(&t, dir, k, from, None, Vec::new());
+        let after = self.paths(&t, dir, k, from, None, cut);
+        Some(vec![CaseQuery::new("before", before, None), CaseQuery::new("after the cut", after, None)])
+    }
+}
+
+/// Whether every row of `small` is a row of `large` (as bags).
+fn within(small: &ResultSet, large: &ResultSet) -> bool {
+    match compare(small, large, &RowOrder::Bag, Tolerance::default()) {
+        Comparison::Equal => true,
+        Comparison::Differ(graphlancer_model::Difference::Rows { only_left, .. }) => only_left.is_empty(),
+        Comparison::Differ(_) => false,
+    }
+}
+
+/// The rows of both (`and`) or of either (`or`) of two sets of rows.
+fn combined(a: &ResultSet, b: &ResultSet, and: bool) -> ResultSet {
+    let mut rows: Vec<Vec<Value>> = if and {
+        a.rows.iter().filter(|r| b.rows.contains(r)).cloned().collect()
+    } else {
+        a.rows.iter().chain(&b.rows).cloned().collect()
+    };
+    let mut unique: Vec<Vec<Value>> = Vec::new();
+    for r in rows.drain(..) {
+        if !unique.contains(&r) {
+            unique.push(r);
+        }
+    }
+    ResultSet::new(a.columns.clone(), unique)
+}
+
+/// Two integers of a one-row answer: `(shortest, paths)`.
+fn shortest_and_count(r: &ResultSet) -> Option<(Option<i64>, i64)> {
+    match r.rows.as_slice() {
+        [row] => match row.as_slice() {
+            [Value::Null, Value::Int(c)] => Some((None, *c)),
+            [Value::Int(m), Value::Int(c)] => Some((Some(*m), *c)),
+            _ => None,
+        },
+        _ => None,
     }
 }

@@ -8,6 +8,7 @@ use graphlancer_cypher::ast::Query;
 use graphlancer_cypher::{DialectProfile, Generated, Generator};
 use graphlancer_engines::Outcome;
 use graphlancer_model::{CaseRng, Graph, Schema};
+use rand::Rng;
 use serde::{Deserialize, Serialize};
 
 use crate::signature::Signature;
@@ -179,6 +180,17 @@ impl BuildCx<'_, '_> {
     /// Whether the relation `name` may be used.
     pub fn allows(&self, name: &str) -> bool {
         self.only.is_empty() || self.only.iter().any(|n| n == name)
+    }
+
+    /// The allowed relations of `all`, in the order to try them: from one
+    /// drawn at random on, so each allowed relation leads equally often.
+    pub fn order(&self, all: &[&'static str], rng: &mut CaseRng) -> Vec<&'static str> {
+        let allowed: Vec<&'static str> = all.iter().copied().filter(|n| self.allows(n)).collect();
+        if allowed.is_empty() {
+            return allowed;
+        }
+        let start = rng.random_range(0..allowed.len());
+        allowed.iter().cycle().skip(start).take(allowed.len()).copied().collect()
     }
 }
 

@@ -26,6 +26,10 @@
 //!   adds one null row for an input row with none; when every later clause
 //!   handles rows one at a time, MATCH's answer must be a sub-bag of the
 //!   original's.
+//! - `split-match`: relationship uniqueness binds within one MATCH only, so
+//!   a MATCH cut in two (between its patterns, or a path at a named node)
+//!   finds every match it found and perhaps more; with only row-wise
+//!   clauses after it, the original rows must be a sub-bag of the new ones.
 //! - `with-star`: `WITH *` before the RETURN passes every variable on
 //!   unchanged (only where the profile has `*` projections).
 //! - `null-check`: each returned value comes back with `value IS NULL` beside
@@ -50,7 +54,8 @@ use crate::relation::{NO_ROWS, broken, rows_of};
 pub struct Rewrite;
 
 /// The rewrites, by name.
-const REWRITES: [&str; 9] = [
+const REWRITES: [&str; 10] = [
+    "split-match",
     "with-star",
     "optional-keeps-rows",
     "inline-to-where",
@@ -79,18 +84,14 @@ impl Oracle for Rewrite {
         if writes(q) {
             return Err("the query writes");
         }
-        let start = rng.random_range(0..REWRITES.len());
-        for k in 0..REWRITES.len() {
-            let name = REWRITES[(start + k) % REWRITES.len()];
-            if !cx.allows(name) {
-                continue;
-            }
+        for name in cx.order(&REWRITES, rng) {
             let rewritten = match name {
                 "inline-to-where" => inline_to_where(source, rng),
                 "reverse-direction" => reverse_direction(q, rng),
                 "tautology" => tautology(source, cx, rng),
                 "in-to-or" => in_to_or(q),
                 "drop-predicate" => drop_predicate(q, rng),
+                "split-match" => split_match(q, rng),
                 "optional-to-match" => optional_to_match(q, rng),
                 "with-star" => with_star(q, cx),
                 "optional-keeps-rows" => {
@@ -119,7 +120,7 @@ impl Oracle for Rewrite {
         // The rows that must be contained in the others: the source's when a
         // predicate is dropped or an OPTIONAL MATCH added, the rewrite's when
         // OPTIONAL becomes MATCH.
-        let subset = matches!(name, "drop-predicate" | "optional-to-match" | "optional-keeps-rows");
+        let subset = matches!(name, "drop-predicate" | "optional-to-match" | "optional-keeps-rows" | "split-match");
         let swap = name == "optional-to-match";
         let order = match (&case.queries[0].order_columns, subset) {
             (Some(keys), false) => RowOrder::SortedBy(keys.clone()),
@@ -145,6 +146,12 @@ impl Oracle for Rewrite {
                 "OPTIONAL MATCH keeps every match MATCH finds (and adds a null row where there is none), and the \
                  clauses after it handle rows one at a time, so every row of the MATCH query must be in the \
                  OPTIONAL MATCH query's answer."
+                    .to_owned()
+            } else if name == "split-match" {
+                "Relationship uniqueness holds within one MATCH only, so a MATCH split into two (its patterns, or \
+                 a path cut at a named node) finds every match it found before and perhaps more; the clauses \
+                 after it handle rows one at a time, so every row of the original answer must still be in the \
+                 new one."
                     .to_owned()
             } else if subset {
                 "Dropping a MATCH's WHERE lets more rows reach the clauses after it, which all handle rows one at \
@@ -406,6 +413,51 @@ fn drop_predicate(q: &Query, rng: &mut CaseRng) -> Option<Query> {
             }
         },
     )
+}
+
+/// A MATCH split in two: its pattern list, or one path at a named node.
+fn split_match(q: &Query, rng: &mut CaseRng) -> Option<Query> {
+    use graphlancer_cypher::ast::{NodePattern, PathPattern};
+    // Where a clause can be cut: (pattern, hop) pairs, hop 0 between patterns.
+    let cuts = |c: &Clause| -> Vec<(usize, usize)> {
+        let Clause::Match { optional: false, patterns, .. } = c else { return Vec::new() };
+        let mut out: Vec<(usize, usize)> = (1..patterns.len()).map(|k| (k, 0)).collect();
+        for (k, p) in patterns.iter().enumerate() {
+            if p.name.is_none() {
+                out.extend((1..p.hops.len()).filter(|&h| p.hops[h - 1].1.variable.is_some()).map(|h| (k, h)));
+            }
+        }
+        out
+    };
+    let clauses = single(q);
+    let spots: Vec<usize> = (0..clauses.len())
+        .filter(|&i| !cuts(&clauses[i]).is_empty() && clauses[i + 1..].iter().all(row_wise))
+        .collect();
+    if spots.is_empty() {
+        return None;
+    }
+    let i = spots[rng.random_range(0..spots.len())];
+    let options = cuts(&clauses[i]);
+    let (k, h) = options[rng.random_range(0..options.len())];
+    let Clause::Match { patterns, guard, predicate, .. } = clauses[i].clone() else { return None };
+    let (first, second) = if h == 0 {
+        (patterns[..k].to_vec(), patterns[k..].to_vec())
+    } else {
+        let path = &patterns[k];
+        let join = &path.hops[h - 1].1;
+        let at = NodePattern { variable: join.variable.clone(), labels: Vec::new(), properties: Vec::new() };
+        let head = PathPattern { name: None, start: path.start.clone(), hops: path.hops[..h].to_vec() };
+        let tail = PathPattern { name: None, start: at, hops: path.hops[h..].to_vec() };
+        let mut first = patterns[..k].to_vec();
+        first.push(head);
+        let mut second = vec![tail];
+        second.extend_from_slice(&patterns[k + 1..]);
+        (first, second)
+    };
+    let mut out = clauses.to_vec();
+    out[i] = Clause::Match { optional: false, patterns: second, guard, predicate };
+    out.insert(i, Clause::Match { optional: false, patterns: first, guard: None, predicate: None });
+    Some(with_clauses(q, out))
 }
 
 fn optional_to_match(q: &Query, rng: &mut CaseRng) -> Option<Query> {

@@ -118,3 +118,20 @@ fn grafeo_type_of_null_is_an_internal_error() {
     let outcome = db.execute("RETURN type(null) AS t", &ExecOptions::default()).expect("runs");
     assert!(matches!(outcome, Outcome::Error { class: ErrorClass::Internal, .. }), "bug gone? {outcome:?}");
 }
+
+/// Grafeo 0.5.44: a variable-length pattern does not see a relationship an
+/// earlier clause of the same query created; a one-hop pattern does (found
+/// by the `added-relationship` metamorphic relation).
+#[test]
+fn grafeo_variable_length_pattern_misses_a_relationship_created_before_it() {
+    let g = graph(1, 6, 0);
+    let mut db = HostedEngine::grafeo(grafeo_host()).expect("starts");
+    db.load(&g).expect("loads");
+    let (a, b) = (g.nodes[0].id, g.nodes[1].id);
+    let create =
+        format!("MATCH (a) WHERE a.gid = {a} MATCH (b) WHERE b.gid = {b} CREATE (a)-[:T0]->(b) WITH count(*) AS d");
+    let one_hop = format!("{create} MATCH (x)-[:T0]->(y) WHERE x.gid = {a} AND y.gid = {b} RETURN count(*)");
+    let var_length = format!("{create} MATCH (x)-[:T0*1..1]->(y) WHERE x.gid = {a} AND y.gid = {b} RETURN count(*)");
+    assert_eq!(count(&mut db, &one_hop), 1);
+    assert_eq!(count(&mut db, &var_length), 0, "bug still present");
+}
