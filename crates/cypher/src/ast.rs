@@ -378,6 +378,8 @@ pub enum Expr {
     ExistsSubquery(Box<PathPattern>, Option<Box<Expr>>),
     /// A pattern used as a predicate: `exists((a)-->())`.
     PatternPredicate(Box<PathPattern>),
+    /// `v:L1:L2`, true where the node has every label.
+    HasLabels(String, Vec<String>),
 }
 
 impl Expr {
@@ -412,7 +414,11 @@ impl Expr {
     pub fn walk(&self, f: &mut dyn FnMut(&Expr)) {
         f(self);
         match self {
-            Expr::Literal(_) | Expr::Variable(_) | Expr::MapProjection(..) | Expr::PatternPredicate(_) => {}
+            Expr::Literal(_)
+            | Expr::Variable(_)
+            | Expr::MapProjection(..)
+            | Expr::PatternPredicate(_)
+            | Expr::HasLabels(..) => {}
             Expr::Property(e, _) | Expr::Not(e) | Expr::Negate(e) | Expr::IsNull { expr: e, .. } => e.walk(f),
             Expr::Binary(_, a, b) | Expr::Index(a, b) => {
                 a.walk(f);

@@ -478,6 +478,18 @@ fn infer(e: &Expr, schema: &Schema, env: &Env) -> Result<Option<Ty>, String> {
             bind_pattern(p, schema, &mut inner, false)?;
             Some(Ty::Bool)
         }
+        Expr::HasLabels(v, labels) => {
+            match env.get(v).map(|b| &b.ty) {
+                Some(Some(Ty::Node)) => {}
+                _ => return Err(format!("'{v}' is not a node in scope")),
+            }
+            for l in labels {
+                if !schema.labels.iter().any(|d| &d.name == l) {
+                    return Err(format!("unknown label {l}"));
+                }
+            }
+            Some(Ty::Bool)
+        }
     })
 }
 

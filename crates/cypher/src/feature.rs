@@ -99,6 +99,7 @@ features! {
     MapProjection = "map_projection",
     ExistsSubquery = "exists_subquery",
     PatternPredicate = "pattern_predicate",
+    LabelPredicate = "label_predicate",
     Quantifier = "quantifier",
     Reduce = "reduce",
     // Aggregates.

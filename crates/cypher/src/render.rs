@@ -432,6 +432,15 @@ pub fn expr(out: &mut String, e: &Expr) {
         }
         // A bare pattern: only ever generated in WHERE, where it is a predicate.
         Expr::PatternPredicate(p) => path(out, p),
+        Expr::HasLabels(v, labels) => {
+            out.push('(');
+            out.push_str(&id(v));
+            for l in labels {
+                out.push(':');
+                out.push_str(&id(l));
+            }
+            out.push(')');
+        }
     }
 }
 

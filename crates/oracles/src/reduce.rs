@@ -247,6 +247,7 @@ pub fn column_kinds(query: &Query, types: &[Option<graphlancer_cypher::types::Ty
             Expr::Quantified { .. } => "quantified".into(),
             Expr::ExistsSubquery(..) => "existssubquery".into(),
             Expr::PatternPredicate(_) => "patternpredicate".into(),
+            Expr::HasLabels(..) => "haslabels".into(),
             Expr::Negate(_) => "negate".into(),
             Expr::Case { .. } => "case".into(),
             Expr::List(_) => "list".into(),

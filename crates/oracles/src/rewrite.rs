@@ -26,6 +26,9 @@
 //!   adds one null row for an input row with none; when every later clause
 //!   handles rows one at a time, MATCH's answer must be a sub-bag of the
 //!   original's.
+//! - `label-to-where`: `(v:L)` matches where `v:L` is true, so the labels
+//!   move into the clause's WHERE (in OPTIONAL MATCH the WHERE is part of
+//!   the pattern). Only where the profile has label predicates.
 //! - `split-match`: relationship uniqueness binds within one MATCH only, so
 //!   a MATCH cut in two (between its patterns, or a path at a named node)
 //!   finds every match it found and perhaps more; with only row-wise
@@ -54,7 +57,8 @@ use crate::relation::{NO_ROWS, broken, rows_of};
 pub struct Rewrite;
 
 /// The rewrites, by name.
-const REWRITES: [&str; 10] = [
+const REWRITES: [&str; 11] = [
+    "label-to-where",
     "split-match",
     "with-star",
     "optional-keeps-rows",
@@ -92,6 +96,7 @@ impl Oracle for Rewrite {
                 "in-to-or" => in_to_or(q),
                 "drop-predicate" => drop_predicate(q, rng),
                 "split-match" => split_match(q, rng),
+                "label-to-where" => label_to_where(q, cx, rng),
                 "optional-to-match" => optional_to_match(q, rng),
                 "with-star" => with_star(q, cx),
                 "optional-keeps-rows" => {
@@ -413,6 +418,39 @@ fn drop_predicate(q: &Query, rng: &mut CaseRng) -> Option<Query> {
             }
         },
     )
+}
+
+/// A node's labels moved from a MATCH's pattern into its WHERE.
+fn label_to_where(q: &Query, cx: &BuildCx<'_, '_>, rng: &mut CaseRng) -> Option<Query> {
+    if !cx.profile.has(graphlancer_cypher::Feature::LabelPredicate) {
+        return None;
+    }
+    let clauses = single(q);
+    // (clause, pattern, node) of every named node pattern with labels; node 0 is the start.
+    let mut spots = Vec::new();
+    for (i, c) in clauses.iter().enumerate() {
+        let Clause::Match { patterns, .. } = c else { continue };
+        for (k, p) in patterns.iter().enumerate() {
+            let nodes = std::iter::once(&p.start).chain(p.hops.iter().map(|(_, n)| n));
+            for (j, n) in nodes.enumerate() {
+                if n.variable.is_some() && !n.labels.is_empty() {
+                    spots.push((i, k, j));
+                }
+            }
+        }
+    }
+    if spots.is_empty() {
+        return None;
+    }
+    let (i, k, j) = spots[rng.random_range(0..spots.len())];
+    let mut clauses = clauses.to_vec();
+    let Clause::Match { patterns, predicate, .. } = &mut clauses[i] else { return None };
+    let p = &mut patterns[k];
+    let node = if j == 0 { &mut p.start } else { &mut p.hops[j - 1].1 };
+    let labels = std::mem::take(&mut node.labels);
+    let has = Expr::HasLabels(node.variable.clone()?, labels);
+    *predicate = Some(and(predicate.take(), has));
+    Some(with_clauses(q, clauses))
 }
 
 /// A MATCH split in two: its pattern list, or one path at a named node.

@@ -145,22 +145,25 @@ fn an_oracle_can_be_kept_to_named_relations() {
     assert!(stderr(&o).contains("no relation 'no-such'"), "{}", stderr(&o));
 }
 
-/// The reachability, fusion and edge-property relations, on an engine that
-/// answers them right: each runs, and none fires (a relation that fires on a
-/// correct answer is graphlancer's defect).
+/// The reachability, fusion and edge-property relations, and the label and
+/// split rewrites, on an engine that answers them right: each runs, and none
+/// fires (a relation that fires on a correct answer is graphlancer's defect).
 #[test]
-fn the_graph_relations_hold_on_falkordb() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let out = dir.path().join("out");
-    let names = ["transitivity", "shortest-path", "fusion", "edge-property", "added-relationship", "cut"];
-    let oracle = format!("metamorphic:{}", names.join(","));
-    let args = ["run", "--engine", "falkordb", "--oracle", &oracle, "--queries", "150", "--seed", "7"];
-    let o = graphlancer(&[&args[..], &["--out", out.to_str().expect("utf-8"), "--json"]].concat());
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let summary: serde_json::Value = serde_json::from_slice(&o.stdout).expect("summary JSON");
-    for name in names {
-        let r = &summary["relations"][format!("metamorphic:{name}")];
-        assert!(r["run"].as_u64().unwrap_or(0) > 0, "{name} never ran: {}", summary["relations"]);
-        assert_eq!(r["findings"], 0, "{name}");
+fn the_graph_relations_and_rewrites_hold_on_falkordb() {
+    let metamorphic = ["transitivity", "shortest-path", "fusion", "edge-property", "added-relationship", "cut"];
+    let rewrite = ["label-to-where", "split-match"];
+    for (oracle, names) in [("metamorphic", &metamorphic[..]), ("rewrite", &rewrite[..])] {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let out = dir.path().join("out");
+        let kept = format!("{oracle}:{}", names.join(","));
+        let args = ["run", "--engine", "falkordb", "--oracle", &kept, "--queries", "200", "--seed", "9"];
+        let o = graphlancer(&[&args[..], &["--out", out.to_str().expect("utf-8"), "--json"]].concat());
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let summary: serde_json::Value = serde_json::from_slice(&o.stdout).expect("summary JSON");
+        for name in names {
+            let r = &summary["relations"][format!("{oracle}:{name}")];
+            assert!(r["run"].as_u64().unwrap_or(0) > 0, "{name} never ran: {}", summary["relations"]);
+            assert_eq!(r["findings"], 0, "{name}");
+        }
     }
 }
