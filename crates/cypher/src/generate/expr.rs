@@ -453,6 +453,7 @@ impl<'g> Builder<'g, '_> {
             (Feature::Quantifier, 1),
             (Feature::ExistsSubquery, u32::from(has_anchor)),
             (Feature::PatternPredicate, u32::from(has_anchor && self.in_where)),
+            (Feature::LabelPredicate, u32::from(has_anchor)),
             (Feature::CaseGeneric, 1),
             (Feature::FnToBoolean, 1),
         ];
@@ -514,6 +515,16 @@ impl<'g> Builder<'g, '_> {
                 Some(p) => Expr::PatternPredicate(Box::new(p)),
                 None => self.leaf(&Ty::Bool).0,
             },
+            Feature::LabelPredicate => {
+                let labels: Vec<String> = self.schema().labels.iter().map(|l| l.name.clone()).collect();
+                match self.bound_node() {
+                    Some(v) if !labels.is_empty() => {
+                        let l = labels[rand::Rng::random_range(&mut *self.rng, 0..labels.len())].clone();
+                        Expr::HasLabels(v.name, vec![l])
+                    }
+                    _ => self.leaf(&Ty::Bool).0,
+                }
+            }
             Feature::CaseGeneric => {
                 let cond = self.boolean(d);
                 let then = self.boolean(d);
