@@ -274,6 +274,7 @@ impl Campaign {
     /// Runs until the budget is spent; `progress` sees the summary after each query.
     pub fn run(&mut self, progress: &mut dyn FnMut(&Summary)) -> Result<Summary, CampaignError> {
         let started = Instant::now();
+        let mut last_written = started;
         let names: Vec<String> = self.engines.iter().map(|e| e.name().to_owned()).collect();
         let mut s = Summary {
             seed: self.config.seed,
@@ -457,6 +458,10 @@ impl Campaign {
                 }
                 s.seconds = started.elapsed().as_secs_f64();
                 progress(&s);
+                if last_written.elapsed() >= SUMMARY_EVERY {
+                    self.write_summary(&s)?;
+                    last_written = Instant::now();
+                }
             }
             graph_index += 1;
         }
@@ -466,10 +471,18 @@ impl Campaign {
         let enabled = self.config.generator.enabled(&self.profile);
         s.features_enabled = enabled.len();
         s.features_used = enabled.iter().filter(|f| used.contains(f)).count();
-        let path = self.config.out.join("summary.json");
-        std::fs::write(&path, serde_json::to_string_pretty(&s).expect("summaries serialize") + "\n")
-            .map_err(|e| CampaignError::Report(ReportError::Io { path, source: e }))?;
+        self.write_summary(&s)?;
         Ok(s)
+    }
+
+    /// `OUT/summary.json`, replaced whole (written aside, then renamed), so
+    /// a campaign killed at any moment leaves the last one readable.
+    fn write_summary(&self, s: &Summary) -> Result<(), CampaignError> {
+        let path = self.config.out.join("summary.json");
+        let aside = self.config.out.join(".summary.json.writing");
+        std::fs::write(&aside, serde_json::to_string_pretty(s).expect("summaries serialize") + "\n")
+            .and_then(|()| std::fs::rename(&aside, &path))
+            .map_err(|e| CampaignError::Report(ReportError::Io { path, source: e }))
     }
 
     /// A finding: counted if its signature is known, else confirmed by
@@ -653,6 +666,9 @@ fn weighted_index(options: &[(usize, u32)], rng: &mut graphlancer_model::CaseRng
 
 /// Distinct error messages kept per engine; the rest only count by class.
 const ERROR_KINDS: usize = 50;
+
+/// How often a running campaign refreshes `summary.json`.
+const SUMMARY_EVERY: Duration = Duration::from_secs(1);
 
 /// Counts one query's outcomes, engine by engine, and the harness faults among them.
 fn count_all(s: &mut Summary, outcomes: &[Outcome], waited: &[Duration], query: &str) {
