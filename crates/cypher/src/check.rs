@@ -510,160 +510,41 @@ fn literal_type(v: &Value) -> Result<Option<Ty>, String> {
 }
 
 /// Argument and result types of the functions the generator uses.
+/// A call typed by the function table the generator writes from.
 fn function(name: &str, args: &[Expr], schema: &Schema, env: &Env) -> Result<Option<Ty>, String> {
-    let arg = |i: usize| infer(&args[i], schema, env);
-    let want = |i: usize, t: Ty| expect(&args[i], &t, schema, env);
-    let arity = |n: usize| if args.len() == n { Ok(()) } else { Err(format!("{name} takes {n} arguments")) };
-    Ok(match name {
-        "toUpper" | "toLower" | "trim" | "ltrim" | "rtrim" | "reverse" => {
-            arity(1)?;
-            want(0, Ty::String)?;
-            Some(Ty::String)
+    use crate::functions::{Kind, by_name};
+    let f = by_name(name).ok_or_else(|| format!("unknown function {name}"))?;
+    if !f.variadic() && args.len() != f.params.len() {
+        return Err(format!("{name} takes {} arguments", f.params.len()));
+    }
+    let mut types = Vec::with_capacity(args.len());
+    for (i, a) in args.iter().enumerate() {
+        let kind = f.params[i.min(f.params.len().saturating_sub(1))];
+        let t = infer(a, schema, env)?;
+        if !kind.accepts(&t) {
+            return Err(format!("{name} of {t:?}"));
         }
-        "replace" => {
-            arity(3)?;
-            (0..3).try_for_each(|i| want(i, Ty::String))?;
-            Some(Ty::String)
-        }
-        "substring" => {
-            arity(3)?;
-            want(0, Ty::String)?;
-            want(1, Ty::Int)?;
-            want(2, Ty::Int)?;
-            Some(Ty::String)
-        }
-        "left" | "right" => {
-            arity(2)?;
-            want(0, Ty::String)?;
-            want(1, Ty::Int)?;
-            Some(Ty::String)
-        }
-        "split" => {
-            arity(2)?;
-            want(0, Ty::String)?;
-            want(1, Ty::String)?;
-            Some(Ty::String.list())
-        }
-        "toString" => {
-            arity(1)?;
-            want(0, Ty::Int)?;
-            Some(Ty::String)
-        }
-        "size" => {
-            arity(1)?;
-            match arg(0)? {
-                None | Some(Ty::String | Ty::List(_)) => Some(Ty::Int),
-                other => return Err(format!("size of {other:?}")),
-            }
-        }
-        "length" => {
-            arity(1)?;
-            want(0, Ty::Path)?;
-            Some(Ty::Int)
-        }
-        "nodes" => {
-            arity(1)?;
-            want(0, Ty::Path)?;
-            Some(Ty::Node.list())
-        }
-        "relationships" => {
-            arity(1)?;
-            want(0, Ty::Path)?;
-            Some(Ty::Rel.list())
-        }
-        "type" => {
-            arity(1)?;
-            want(0, Ty::Rel)?;
-            Some(Ty::String)
-        }
-        "startNode" | "endNode" => {
-            arity(1)?;
-            want(0, Ty::Rel)?;
-            Some(Ty::Node)
-        }
-        "keys" | "labels" => {
-            arity(1)?;
-            want(0, Ty::Node)?;
-            Some(Ty::String.list())
-        }
-        "properties" => {
-            arity(1)?;
-            match arg(0)? {
-                Some(Ty::Node | Ty::Rel) => Some(Ty::Map),
-                other => return Err(format!("properties of {other:?}")),
-            }
-        }
-        "head" | "last" => {
-            arity(1)?;
-            match arg(0)? {
-                Some(Ty::List(e)) => Some(*e),
-                other => return Err(format!("{name} of {other:?}")),
-            }
-        }
-        "tail" => {
-            arity(1)?;
-            arg(0)?
-        }
-        "range" => {
-            arity(2)?;
-            want(0, Ty::Int)?;
-            want(1, Ty::Int)?;
-            Some(Ty::Int.list())
-        }
-        "coalesce" => {
-            let mut t = None;
-            for i in 0..args.len() {
-                let ti = arg(i)?;
-                if ti.is_some() && t.is_some() && ti != t {
-                    return Err(format!("coalesce of {t:?} and {ti:?}"));
+        types.push(t);
+    }
+    let first = types.first().cloned().flatten();
+    Ok(match f.result {
+        Kind::Same => first,
+        Kind::Element => match first {
+            Some(Ty::List(e)) => Some(*e),
+            other => return Err(format!("{name} of {other:?}")),
+        },
+        Kind::Any => {
+            // The type the arguments share (coalesce).
+            let mut shared = None;
+            for t in types.into_iter().flatten() {
+                if shared.as_ref().is_some_and(|s| *s != t) {
+                    return Err(format!("{name} of {shared:?} and {t:?}"));
                 }
-                t = t.or(ti);
+                shared = Some(t);
             }
-            t
+            shared
         }
-        "id" => {
-            arity(1)?;
-            match arg(0)? {
-                Some(Ty::Node | Ty::Rel) | None => Some(Ty::Int),
-                Some(t) => return Err(format!("id of a {t:?}")),
-            }
-        }
-        "timestamp" => {
-            arity(0)?;
-            Some(Ty::Int)
-        }
-        "rand" => {
-            arity(0)?;
-            Some(Ty::Float)
-        }
-        "toInteger" => {
-            arity(1)?;
-            want(0, Ty::Int)?;
-            Some(Ty::Int)
-        }
-        "toFloat" => {
-            arity(1)?;
-            want(0, Ty::Int)?;
-            Some(Ty::Float)
-        }
-        "toBoolean" => {
-            arity(1)?;
-            want(0, Ty::Bool)?;
-            Some(Ty::Bool)
-        }
-        "abs" | "sign" | "ceil" | "floor" | "round" | "sqrt" | "exp" | "log" | "sin" | "cos" => {
-            arity(1)?;
-            let t = arg(0)?;
-            if !numeric(&t) {
-                return Err(format!("{name} of {t:?}"));
-            }
-            match name {
-                "abs" => t,
-                "sign" => Some(Ty::Int),
-                _ => Some(Ty::Float),
-            }
-        }
-        other => return Err(format!("unknown function {other}")),
+        k => k.ty(),
     })
 }
 
@@ -740,6 +621,23 @@ mod tests {
             Expr::binary(BinOp::And, Expr::lit(Value::String("a".into())), Expr::lit(Value::Bool(true))),
         );
         assert!(check(&q, &s).is_err());
+    }
+
+    #[test]
+    fn calls_are_typed_by_the_function_table() {
+        let int = || Expr::lit(Value::Int(1));
+        let text = || Expr::lit(Value::String("a".into()));
+        let typed = |e: Expr| {
+            let (q, s) = with_match(Vec::new(), e);
+            result_types(&q, &s)
+        };
+        assert_eq!(typed(Expr::Function("left".into(), vec![text(), int()])), Ok(vec![Some(Ty::String)]));
+        assert_eq!(typed(Expr::Function("head".into(), vec![Expr::List(vec![int()])])), Ok(vec![Some(Ty::Int)]));
+        assert_eq!(typed(Expr::Function("abs".into(), vec![Expr::lit(Value::Float(1.5))])), Ok(vec![Some(Ty::Float)]));
+        assert!(typed(Expr::Function("toUpper".into(), vec![int()])).is_err(), "a wrong argument type");
+        assert!(typed(Expr::Function("left".into(), vec![text()])).is_err(), "a missing argument");
+        assert!(typed(Expr::Function("coalesce".into(), vec![int(), text()])).is_err(), "mixed coalesce");
+        assert!(typed(Expr::Function("nosuch".into(), vec![])).is_err(), "an unknown function");
     }
 
     #[test]

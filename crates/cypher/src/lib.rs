@@ -7,6 +7,7 @@ pub mod check;
 pub mod config;
 pub mod context;
 pub mod feature;
+pub mod functions;
 pub mod generate;
 pub mod profile;
 pub mod render;

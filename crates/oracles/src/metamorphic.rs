@@ -762,7 +762,7 @@ impl Draw<'_, '_, '_, '_> {
         let avoids = Expr::Quantified {
             quantifier: graphlancer_cypher::ast::Quantifier::None,
             variable: x.clone(),
-            list: Box::new(Expr::Function("nodes".into(), vec![Expr::var(&p)])),
+            list: Box::new(graphlancer_cypher::functions::call(Feature::FnNodes, vec![Expr::var(&p)])),
             predicate: Box::new(Self::is(&x, avoided)),
         };
         let items = || {
@@ -771,7 +771,10 @@ impl Draw<'_, '_, '_, '_> {
                     Expr::Aggregate {
                         name: "min".into(),
                         distinct: false,
-                        arg: Some(Box::new(Expr::Function("length".into(), vec![Expr::var(&p)]))),
+                        arg: Some(Box::new(graphlancer_cypher::functions::call(
+                            Feature::FnLength,
+                            vec![Expr::var(&p)],
+                        ))),
                     },
                     "s".to_owned(),
                 ),

@@ -2,6 +2,7 @@
 //! cannot be completed here (nothing to SET, say) falls back to one that can,
 //! instead of failing or retrying the whole query.
 
+use crate::functions::call;
 use graphlancer_model::Value;
 
 use super::{Builder, ClauseKind};
@@ -82,7 +83,7 @@ impl Builder<'_, '_> {
     /// relationships of different tables).
     fn distinct_rels(&self, a: &str, b: &str) -> Expr {
         if self.g.quirks.relationship_inequality_by_id {
-            let id = |v: &str| Expr::Function("id".into(), vec![Expr::var(v)]);
+            let id = |v: &str| call(Feature::FnId, vec![Expr::var(v)]);
             Expr::binary(BinOp::Ne, id(a), id(b))
         } else {
             Expr::binary(BinOp::Ne, Expr::var(a), Expr::var(b))
@@ -366,7 +367,7 @@ impl Builder<'_, '_> {
                     // The order of collect() is the engine's: only its size is compared.
                     self.features.insert(Feature::FnSize);
                     let v = Var { bound: 1 << 40, nullable: false, aggregate: true, ..Var::new(alias, Ty::Int) };
-                    return (Expr::Function("size".into(), vec![collected]), v);
+                    return (call(Feature::FnSize, vec![collected]), v);
                 }
                 let v = Var { nullable: false, aggregate: true, ..Var::new(alias, ty.list()) };
                 return (collected, v);

@@ -6,6 +6,7 @@
 //! floats are never compared for equality, and lists whose order the engine
 //! chooses are only counted or searched.
 
+use crate::functions::call;
 use graphlancer_model::Value;
 
 use super::Builder;
@@ -179,11 +180,11 @@ impl<'g> Builder<'g, '_> {
             Feature::FnSize => {
                 let by_string = self.agreed(SemanticsKey::StringLength) && self.coin(0.5);
                 let arg = if by_string { self.string(d) } else { self.counted_list(d) };
-                (Expr::Function("size".into(), vec![arg]), 1 << 20)
+                (call(Feature::FnSize, vec![arg]), 1 << 20)
             }
             Feature::FnAbs => {
                 let (a, ba) = self.int(d);
-                (Expr::Function("abs".into(), vec![a]), ba)
+                (call(Feature::FnAbs, vec![a]), ba)
             }
             Feature::CaseGeneric => {
                 let (then, bt) = self.int(d);
@@ -197,7 +198,7 @@ impl<'g> Builder<'g, '_> {
             Feature::FnLength => {
                 let paths: Vec<Var> = self.scope.of_type(&Ty::Path).cloned().collect();
                 let p = paths[self.below(paths.len())].name.clone();
-                (Expr::Function("length".into(), vec![Expr::Variable(p)]), 1 << 20)
+                (call(Feature::FnLength, vec![Expr::Variable(p)]), 1 << 20)
             }
             Feature::ListIndex | Feature::FnHead => {
                 let items: Vec<Expr> = (0..self.rng_int(1, 3)).map(|_| self.leaf(&Ty::Int).0).collect();
@@ -207,7 +208,7 @@ impl<'g> Builder<'g, '_> {
                     let i = self.rng_int(-1, 3);
                     (Expr::Index(Box::new(list), Box::new(Expr::Literal(Value::Int(i)))), BIG)
                 } else {
-                    (Expr::Function("head".into(), vec![list]), BIG)
+                    (call(Feature::FnHead, vec![list]), BIG)
                 }
             }
             Feature::Reduce => {
@@ -229,34 +230,34 @@ impl<'g> Builder<'g, '_> {
             }
             Feature::FnSign => {
                 let (a, _) = self.int(d);
-                (Expr::Function("sign".into(), vec![a]), 1)
+                (call(Feature::FnSign, vec![a]), 1)
             }
             Feature::FnLast => {
                 let items: Vec<Expr> = (0..self.rng_int(1, 3)).map(|_| self.leaf(&Ty::Int).0).collect();
                 self.features.insert(Feature::ListLiteral);
-                (Expr::Function("last".into(), vec![Expr::List(items)]), BIG)
+                (call(Feature::FnLast, vec![Expr::List(items)]), BIG)
             }
             Feature::FnCoalesce => {
                 let (a, ba) = self.leaf(&Ty::Int);
                 let (b, bb) = self.leaf(&Ty::Int);
-                (Expr::Function("coalesce".into(), vec![a, b]), ba.max(bb))
+                (call(Feature::FnCoalesce, vec![a, b]), ba.max(bb))
             }
             Feature::FnToInteger => {
                 let (a, ba) = self.int(d);
-                (Expr::Function("toInteger".into(), vec![a]), ba)
+                (call(Feature::FnToInteger, vec![a]), ba)
             }
             Feature::FnId => {
                 let nodes: Vec<Var> = self.scope.of_type(&Ty::Node).cloned().collect();
                 let n = nodes[self.below(nodes.len())].name.clone();
-                (Expr::Function("id".into(), vec![Expr::Variable(n)]), BIG)
+                (call(Feature::FnId, vec![Expr::Variable(n)]), BIG)
             }
-            Feature::FnTimestamp => (Expr::Function("timestamp".into(), Vec::new()), BIG),
+            Feature::FnTimestamp => (call(Feature::FnTimestamp, Vec::new()), BIG),
             Feature::FnNodes | Feature::FnRelationships => {
                 let paths: Vec<Var> = self.scope.of_type(&Ty::Path).cloned().collect();
                 let p = paths[self.below(paths.len())].name.clone();
                 let f = if choice == Feature::FnNodes { "nodes" } else { "relationships" };
                 self.features.insert(Feature::FnSize);
-                (Expr::Function("size".into(), vec![Expr::Function(f.into(), vec![Expr::Variable(p)])]), 1 << 20)
+                (call(Feature::FnSize, vec![Expr::Function(f.into(), vec![Expr::Variable(p)])]), 1 << 20)
             }
             other => unreachable!("{other:?} is not in the table of integer expressions"),
         }
@@ -306,29 +307,29 @@ impl<'g> Builder<'g, '_> {
             }
             Feature::FnToFloat => {
                 let (a, _) = self.int(d);
-                Expr::Function("toFloat".into(), vec![a])
+                call(Feature::FnToFloat, vec![a])
             }
-            Feature::FnAbs => Expr::Function("abs".into(), vec![self.float(d).0]),
-            Feature::FnFloor => Expr::Function("floor".into(), vec![self.float(d).0]),
-            Feature::FnCeil => Expr::Function("ceil".into(), vec![self.float(d).0]),
+            Feature::FnAbs => call(Feature::FnAbs, vec![self.float(d).0]),
+            Feature::FnFloor => call(Feature::FnFloor, vec![self.float(d).0]),
+            Feature::FnCeil => call(Feature::FnCeil, vec![self.float(d).0]),
             Feature::Negate => Expr::Negate(Box::new(self.float(d).0)),
-            Feature::FnSqrt => Expr::Function("sqrt".into(), vec![Expr::Function("abs".into(), vec![self.float(d).0])]),
+            Feature::FnSqrt => call(Feature::FnSqrt, vec![call(Feature::FnAbs, vec![self.float(d).0])]),
             Feature::Power => {
                 let (a, _) = self.float(d);
                 let exponent = Expr::Literal(Value::Int(self.rng_int(0, 3)));
                 Expr::binary(BinOp::Pow, a, exponent)
             }
-            Feature::FnRound => Expr::Function("round".into(), vec![self.float(d).0]),
+            Feature::FnRound => call(Feature::FnRound, vec![self.float(d).0]),
             // Transcendental functions on small literals only: libraries agree
             // to the last digits there, and arguments far from zero lose them.
-            Feature::FnExp => Expr::Function("exp".into(), vec![self.small_float()]),
+            Feature::FnExp => call(Feature::FnExp, vec![self.small_float()]),
             Feature::FnLog => Expr::Function(
                 "log".into(),
                 vec![Expr::binary(BinOp::Add, self.small_float_abs(), Expr::Literal(Value::Float(1.0)))],
             ),
-            Feature::FnSin => Expr::Function("sin".into(), vec![self.small_float()]),
-            Feature::FnCos => Expr::Function("cos".into(), vec![self.small_float()]),
-            Feature::FnRand => Expr::Function("rand".into(), Vec::new()),
+            Feature::FnSin => call(Feature::FnSin, vec![self.small_float()]),
+            Feature::FnCos => call(Feature::FnCos, vec![self.small_float()]),
+            Feature::FnRand => call(Feature::FnRand, Vec::new()),
             other => unreachable!("{other:?} is not in the table of float expressions"),
         };
         (e, false)
@@ -381,27 +382,27 @@ impl<'g> Builder<'g, '_> {
         let d = depth + 1;
         let small = |b: &mut Self, lo: i64, hi: i64| Expr::Literal(Value::Int(b.rng_int(lo, hi)));
         match choice {
-            Feature::FnToUpper => Expr::Function("toUpper".into(), vec![self.string(d)]),
-            Feature::FnToLower => Expr::Function("toLower".into(), vec![self.string(d)]),
-            Feature::FnTrim => Expr::Function("trim".into(), vec![self.string(d)]),
+            Feature::FnToUpper => call(Feature::FnToUpper, vec![self.string(d)]),
+            Feature::FnToLower => call(Feature::FnToLower, vec![self.string(d)]),
+            Feature::FnTrim => call(Feature::FnTrim, vec![self.string(d)]),
             Feature::FnReplace => {
                 let s = self.string(d);
                 let from = Expr::Literal(Value::String(["a", "b", "'"][self.below(3)].into()));
                 let to = Expr::Literal(Value::String(["", "z", "ab"][self.below(3)].into()));
-                Expr::Function("replace".into(), vec![s, from, to])
+                call(Feature::FnReplace, vec![s, from, to])
             }
             Feature::FnSubstring => {
                 let s = self.string(d);
                 let start = small(self, 0, 2);
                 let len = small(self, 0, 3);
-                Expr::Function("substring".into(), vec![s, start, len])
+                call(Feature::FnSubstring, vec![s, start, len])
             }
-            Feature::FnLeft => Expr::Function("left".into(), vec![self.string(d), small(self, 0, 3)]),
-            Feature::FnRight => Expr::Function("right".into(), vec![self.string(d), small(self, 0, 3)]),
-            Feature::FnReverse => Expr::Function("reverse".into(), vec![self.string(d)]),
+            Feature::FnLeft => call(Feature::FnLeft, vec![self.string(d), small(self, 0, 3)]),
+            Feature::FnRight => call(Feature::FnRight, vec![self.string(d), small(self, 0, 3)]),
+            Feature::FnReverse => call(Feature::FnReverse, vec![self.string(d)]),
             Feature::FnToString => {
                 let (a, _) = self.int(d);
-                Expr::Function("toString".into(), vec![a])
+                call(Feature::FnToString, vec![a])
             }
             Feature::StringConcat => Expr::binary(BinOp::Add, self.string(d), self.string(d)),
             Feature::CaseSimple => {
@@ -415,17 +416,17 @@ impl<'g> Builder<'g, '_> {
                     otherwise: Some(Box::new(otherwise)),
                 }
             }
-            Feature::FnLTrim => Expr::Function("ltrim".into(), vec![self.string(d)]),
-            Feature::FnRTrim => Expr::Function("rtrim".into(), vec![self.string(d)]),
+            Feature::FnLTrim => call(Feature::FnLTrim, vec![self.string(d)]),
+            Feature::FnRTrim => call(Feature::FnRTrim, vec![self.string(d)]),
             Feature::FnType => {
                 let rels: Vec<Var> = self.scope.of_type(&Ty::Rel).filter(|v| self.typeable(v)).cloned().collect();
                 let r = rels[self.below(rels.len())].name.clone();
-                Expr::Function("type".into(), vec![Expr::Variable(r)])
+                call(Feature::FnType, vec![Expr::Variable(r)])
             }
             Feature::FnCoalesce => {
                 let a = self.leaf(&Ty::String).0;
                 let b = self.literal(&Ty::String);
-                Expr::Function("coalesce".into(), vec![a, b])
+                call(Feature::FnCoalesce, vec![a, b])
             }
             other => unreachable!("{other:?} is not in the table of string expressions"),
         }
@@ -531,7 +532,7 @@ impl<'g> Builder<'g, '_> {
                 let otherwise = self.boolean(d);
                 Expr::Case { subject: None, branches: vec![(cond, then)], otherwise: Some(Box::new(otherwise)) }
             }
-            Feature::FnToBoolean => Expr::Function("toBoolean".into(), vec![self.boolean(d)]),
+            Feature::FnToBoolean => call(Feature::FnToBoolean, vec![self.boolean(d)]),
             other => unreachable!("{other:?} is not in the table of boolean expressions"),
         }
     }
@@ -599,7 +600,7 @@ impl<'g> Builder<'g, '_> {
             Some(Feature::FnRange) => {
                 let lo = self.rng_int(-2, 3);
                 let hi = lo + self.rng_int(0, 5);
-                Expr::Function("range".into(), vec![Expr::Literal(Value::Int(lo)), Expr::Literal(Value::Int(hi))])
+                call(Feature::FnRange, vec![Expr::Literal(Value::Int(lo)), Expr::Literal(Value::Int(hi))])
             }
             Some(Feature::ListComprehension) => {
                 let x = self.names.fresh("x");
@@ -614,7 +615,7 @@ impl<'g> Builder<'g, '_> {
             }
             Some(Feature::FnSplit) => {
                 let s = self.string(d);
-                Expr::Function("split".into(), vec![s, Expr::Literal(Value::String("a".into()))])
+                call(Feature::FnSplit, vec![s, Expr::Literal(Value::String("a".into()))])
             }
             Some(Feature::ListSlice) => {
                 let l = self.list(inner, d);
@@ -622,7 +623,7 @@ impl<'g> Builder<'g, '_> {
                 let b = self.coin(0.7).then(|| Box::new(Expr::Literal(Value::Int(self.rng_int(1, 4)))));
                 Expr::Slice(Box::new(l), a, b)
             }
-            Some(Feature::FnTail) => Expr::Function("tail".into(), vec![self.list(inner, d)]),
+            Some(Feature::FnTail) => call(Feature::FnTail, vec![self.list(inner, d)]),
             Some(Feature::ListConcat) => Expr::binary(BinOp::Add, self.list(inner, d), self.list(inner, d)),
             // A literal, also when the depth is spent or nothing else may be generated.
             Some(Feature::ListLiteral) | None => {
@@ -686,7 +687,7 @@ impl<'g> Builder<'g, '_> {
         if let Some(e) = entity
             && self.chance(Feature::FnProperties, 0.4)
         {
-            return Expr::Function("properties".into(), vec![Expr::Variable(e.name)]);
+            return call(Feature::FnProperties, vec![Expr::Variable(e.name)]);
         }
         if !self.on(Feature::MapLiteral) {
             return Expr::Literal(Value::Null);

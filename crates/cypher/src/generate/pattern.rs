@@ -1,6 +1,7 @@
 //! Patterns: MATCH patterns that follow the schema's label pairs (so they
 //! find something), and directed, fixed-length CREATE and MERGE patterns.
 
+use crate::functions::call;
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 
@@ -271,7 +272,7 @@ impl<'g> Builder<'g, '_> {
             return self.literal(ty);
         }
         let e = self.expr(ty, 1);
-        Expr::Function("coalesce".into(), vec![e, self.literal(ty)])
+        call(Feature::FnCoalesce, vec![e, self.literal(ty)])
     }
 
     /// `(a)-[r:T {...}]->(b)` for CREATE or MERGE, between nodes in scope or new ones.

@@ -1,0 +1,193 @@
+//! The built-in functions graphlancer writes: name, parameters, result and
+//! the generator production of each, in one table. The generator takes
+//! names and arities from it and the checker its typing rules, so the two
+//! cannot drift apart (after sqlsmith's function table keyed by type).
+
+use crate::Feature;
+use crate::ast::Expr;
+use crate::types::Ty;
+
+/// What a parameter accepts, or what a function returns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// A boolean.
+    Bool,
+    /// An integer.
+    Int,
+    /// A float.
+    Float,
+    /// A string.
+    String,
+    /// A path.
+    Path,
+    /// A node.
+    Node,
+    /// A relationship.
+    Rel,
+    /// A map.
+    Map,
+    /// An integer or a float.
+    Number,
+    /// A node or a relationship.
+    Entity,
+    /// A string or a list (`size`).
+    Sized,
+    /// A list of anything.
+    List,
+    /// A list of strings.
+    StringList,
+    /// A list of integers.
+    IntList,
+    /// A list of nodes.
+    NodeList,
+    /// A list of relationships.
+    RelList,
+    /// As a result: the first argument's type.
+    Same,
+    /// As a result: the first argument's element type.
+    Element,
+    /// Anything; as a result, the type the arguments share (`coalesce`).
+    Any,
+}
+
+impl Kind {
+    /// The one type of this kind, where there is one.
+    pub fn ty(self) -> Option<Ty> {
+        Some(match self {
+            Kind::Bool => Ty::Bool,
+            Kind::Int => Ty::Int,
+            Kind::Float => Ty::Float,
+            Kind::String => Ty::String,
+            Kind::Path => Ty::Path,
+            Kind::Node => Ty::Node,
+            Kind::Rel => Ty::Rel,
+            Kind::Map => Ty::Map,
+            Kind::StringList => Ty::String.list(),
+            Kind::IntList => Ty::Int.list(),
+            Kind::NodeList => Ty::Node.list(),
+            Kind::RelList => Ty::Rel.list(),
+            _ => return None,
+        })
+    }
+
+    /// Whether a value of type `t` (`None`: null) may be passed.
+    pub fn accepts(self, t: &Option<Ty>) -> bool {
+        match (self, t) {
+            (_, None) | (Kind::Any, _) => true,
+            (Kind::Number, Some(Ty::Int | Ty::Float))
+            | (Kind::Entity, Some(Ty::Node | Ty::Rel))
+            | (Kind::Sized, Some(Ty::String | Ty::List(_)))
+            | (Kind::List, Some(Ty::List(_))) => true,
+            (k, Some(t)) => k.ty().as_ref() == Some(t),
+        }
+    }
+}
+
+/// One built-in function.
+#[derive(Debug)]
+pub struct Function {
+    /// Its name as written.
+    pub name: &'static str,
+    /// The production that writes it.
+    pub feature: Feature,
+    /// Its parameters; `coalesce` takes any number of its one.
+    pub params: &'static [Kind],
+    /// What it returns.
+    pub result: Kind,
+}
+
+impl Function {
+    /// Whether it takes any number of arguments.
+    pub fn variadic(&self) -> bool {
+        self.feature == Feature::FnCoalesce
+    }
+}
+
+const fn f(name: &'static str, feature: Feature, params: &'static [Kind], result: Kind) -> Function {
+    Function { name, feature, params, result }
+}
+
+use Kind as K;
+
+/// Every function the generator writes and the checker types.
+pub const FUNCTIONS: &[Function] = &[
+    f("toUpper", Feature::FnToUpper, &[K::String], K::String),
+    f("toLower", Feature::FnToLower, &[K::String], K::String),
+    f("trim", Feature::FnTrim, &[K::String], K::String),
+    f("ltrim", Feature::FnLTrim, &[K::String], K::String),
+    f("rtrim", Feature::FnRTrim, &[K::String], K::String),
+    f("reverse", Feature::FnReverse, &[K::String], K::String),
+    f("replace", Feature::FnReplace, &[K::String, K::String, K::String], K::String),
+    f("substring", Feature::FnSubstring, &[K::String, K::Int, K::Int], K::String),
+    f("left", Feature::FnLeft, &[K::String, K::Int], K::String),
+    f("right", Feature::FnRight, &[K::String, K::Int], K::String),
+    f("split", Feature::FnSplit, &[K::String, K::String], K::StringList),
+    f("toString", Feature::FnToString, &[K::Int], K::String),
+    f("size", Feature::FnSize, &[K::Sized], K::Int),
+    f("length", Feature::FnLength, &[K::Path], K::Int),
+    f("nodes", Feature::FnNodes, &[K::Path], K::NodeList),
+    f("relationships", Feature::FnRelationships, &[K::Path], K::RelList),
+    f("type", Feature::FnType, &[K::Rel], K::String),
+    f("startNode", Feature::FnStartNode, &[K::Rel], K::Node),
+    f("endNode", Feature::FnEndNode, &[K::Rel], K::Node),
+    f("keys", Feature::FnKeys, &[K::Node], K::StringList),
+    f("labels", Feature::FnLabels, &[K::Node], K::StringList),
+    f("properties", Feature::FnProperties, &[K::Entity], K::Map),
+    f("head", Feature::FnHead, &[K::List], K::Element),
+    f("last", Feature::FnLast, &[K::List], K::Element),
+    f("tail", Feature::FnTail, &[K::List], K::Same),
+    f("range", Feature::FnRange, &[K::Int, K::Int], K::IntList),
+    f("coalesce", Feature::FnCoalesce, &[K::Any], K::Any),
+    f("toInteger", Feature::FnToInteger, &[K::Int], K::Int),
+    f("toFloat", Feature::FnToFloat, &[K::Int], K::Float),
+    f("toBoolean", Feature::FnToBoolean, &[K::Bool], K::Bool),
+    f("abs", Feature::FnAbs, &[K::Number], K::Same),
+    f("sign", Feature::FnSign, &[K::Number], K::Int),
+    f("ceil", Feature::FnCeil, &[K::Number], K::Float),
+    f("floor", Feature::FnFloor, &[K::Number], K::Float),
+    f("round", Feature::FnRound, &[K::Number], K::Float),
+    f("sqrt", Feature::FnSqrt, &[K::Number], K::Float),
+    f("exp", Feature::FnExp, &[K::Number], K::Float),
+    f("log", Feature::FnLog, &[K::Number], K::Float),
+    f("sin", Feature::FnSin, &[K::Number], K::Float),
+    f("cos", Feature::FnCos, &[K::Number], K::Float),
+    f("id", Feature::FnId, &[K::Entity], K::Int),
+    f("rand", Feature::FnRand, &[], K::Float),
+    f("timestamp", Feature::FnTimestamp, &[], K::Int),
+];
+
+/// The function called `name`.
+pub fn by_name(name: &str) -> Option<&'static Function> {
+    FUNCTIONS.iter().find(|f| f.name == name)
+}
+
+/// The function a production writes.
+///
+/// # Panics
+/// When `feature` writes no function: a generator defect.
+pub fn of(feature: Feature) -> &'static Function {
+    FUNCTIONS.iter().find(|f| f.feature == feature).unwrap_or_else(|| panic!("{feature} writes no function"))
+}
+
+/// A call of the function `feature` writes.
+pub fn call(feature: Feature, args: Vec<Expr>) -> Expr {
+    let f = of(feature);
+    debug_assert!(f.variadic() || f.params.len() == args.len(), "{} takes {} arguments", f.name, f.params.len());
+    Expr::Function(f.name.into(), args)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_function_production_has_one_entry_and_each_entry_one_production() {
+        for feature in Feature::ALL.iter().filter(|f| f.name().starts_with("fn_")) {
+            assert_eq!(FUNCTIONS.iter().filter(|f| f.feature == *feature).count(), 1, "{feature}");
+        }
+        for f in FUNCTIONS {
+            assert!(f.feature.name().starts_with("fn_"), "{}", f.name);
+            assert_eq!(by_name(f.name).map(|g| g.feature), Some(f.feature));
+        }
+    }
+}
