@@ -36,9 +36,10 @@ enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value_t = GraphFormat::Cypher)]
         format: GraphFormat,
-        /// Dialect of the creation script (with --format cypher).
-        #[arg(long, value_enum, default_value_t = Dialect::Neo4j)]
-        dialect: Dialect,
+        /// The dialect profile whose graphs and creation script to print:
+        /// neo4j5 (or neo4j), memgraph, falkordb, grafeo, kuzu, arcadedb.
+        #[arg(long, default_value = "neo4j5", value_parser = dialect_profile)]
+        dialect: DialectProfile,
     },
     /// Loads the generated graph into an engine and runs queries on it.
     Exec {
@@ -171,14 +172,10 @@ enum QueryFormat {
     Jsonl,
 }
 
-#[derive(Debug, Clone, Copy, ValueEnum)]
-enum Dialect {
-    Neo4j,
-    Memgraph,
-    Falkordb,
-    Grafeo,
-    Arcadedb,
-    Kuzu,
+/// The built-in dialect profile called `name`.
+fn dialect_profile(name: &str) -> Result<DialectProfile, String> {
+    let name = if name == "neo4j" { "neo4j5" } else { name };
+    DialectProfile::built_in(name).map_err(|e| e.to_string())
 }
 
 /// The default graph configuration within `limits`.
@@ -186,25 +183,6 @@ fn limited(limits: GraphLimits) -> GraphConfig {
     let mut config = GraphConfig::default();
     limits.apply(&mut config);
     config
-}
-
-impl Dialect {
-    /// What graphs engines of this dialect hold.
-    fn limits(self) -> Result<GraphLimits> {
-        Ok(match self {
-            Dialect::Kuzu => DialectProfile::built_in("kuzu")?.graph,
-            _ => GraphLimits::default(),
-        })
-    }
-
-    fn script(self) -> ScriptDialect {
-        match self {
-            Dialect::Neo4j | Dialect::Memgraph | Dialect::Falkordb | Dialect::Grafeo | Dialect::Arcadedb => {
-                ScriptDialect::Cypher
-            }
-            Dialect::Kuzu => ScriptDialect::Kuzu,
-        }
-    }
 }
 
 pub(crate) fn parse_duration(s: &str) -> Result<Duration, String> {
@@ -232,7 +210,7 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Graph { graph, format, dialect } => {
-            let g = graph.generate(dialect.limits()?)?;
+            let g = graph.generate(dialect.graph)?;
             let mut out = std::io::stdout().lock();
             match format {
                 GraphFormat::Json => {
@@ -241,7 +219,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 }
                 GraphFormat::Cypher => {
                     write!(out, "{}", schema_comment(&g))?;
-                    for statement in creation_script(&g, dialect.script()) {
+                    for statement in creation_script(&g, dialect.graph.script.unwrap_or(ScriptDialect::Cypher)) {
                         writeln!(out, "{statement};")?;
                     }
                 }

@@ -112,6 +112,8 @@ pub enum KnownBug {
 pub struct GraphLimits {
     /// At most this many labels on a node (Kuzu: a node is a row of one table).
     pub max_labels_per_node: Option<usize>,
+    /// The creation script the engines of this dialect read (default: Cypher).
+    pub script: Option<graphlancer_model::ScriptDialect>,
 }
 
 impl GraphLimits {
@@ -128,7 +130,7 @@ impl GraphLimits {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };
-        GraphLimits { max_labels_per_node }
+        GraphLimits { max_labels_per_node, script: self.script.or(other.script) }
     }
 }
 

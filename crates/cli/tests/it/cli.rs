@@ -26,6 +26,13 @@ fn graph_cypher_prints_schema_and_script() {
     assert!(text.contains("// label L0:"), "{text}");
     assert!(text.contains("CREATE\n  (n0:"), "{text}");
     assert!(text.trim_end().ends_with(';'));
+    // The profile says which script its engines read and what graphs they hold.
+    let o = graphlancer(&["graph", "--seed", "3", "--nodes", "4", "--rels", "2", "--dialect", "kuzu"]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success() && text.contains("CREATE NODE TABLE L0(gid INT64"), "{text}");
+    let o = graphlancer(&["graph", "--dialect", "oracle"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("unknown dialect 'oracle'"), "{}", stderr(&o));
 }
 
 #[test]
