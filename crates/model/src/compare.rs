@@ -283,14 +283,16 @@ fn cmp_values(a: &Value, b: &Value) -> Ordering {
         (Value::Node(x), Value::Node(y)) => cmp_nodes(x, y),
         (Value::Relationship(x), Value::Relationship(y)) => cmp_rels(x, y),
         (Value::Temporal(x), Value::Temporal(y)) => x.cmp(y),
-        (Value::Path(x), Value::Path(y)) => x
-            .nodes
-            .iter()
-            .zip(&y.nodes)
-            .map(|(p, q)| cmp_nodes(p, q))
-            .chain(x.relationships.iter().zip(&y.relationships).map(|(p, q)| cmp_rels(p, q)))
-            .find(|o| o.is_ne())
-            .unwrap_or_else(|| x.nodes.len().cmp(&y.nodes.len())),
+        // The node sequences first, whole (length included), then the
+        // relationships: comparing the shorter path's nodes and then its
+        // relationships would not be transitive.
+        (Value::Path(x), Value::Path(y)) => {
+            let nodes = x.nodes.iter().zip(&y.nodes).map(|(p, q)| cmp_nodes(p, q)).find(|o| o.is_ne());
+            let rels = x.relationships.iter().zip(&y.relationships).map(|(p, q)| cmp_rels(p, q)).find(|o| o.is_ne());
+            nodes
+                .unwrap_or_else(|| x.nodes.len().cmp(&y.nodes.len()))
+                .then_with(|| rels.unwrap_or_else(|| x.relationships.len().cmp(&y.relationships.len())))
+        }
         _ => rank(a).cmp(&rank(b)),
     }
 }
@@ -397,6 +399,35 @@ mod tests {
         assert!(!values_match(&Value::Float(0.3), &Value::Float(0.3001), t));
         assert!(!values_match(&Value::Float(1.0), &Value::Int(1), t));
         assert!(!values_match(&Value::Float(f64::INFINITY), &Value::Float(f64::MAX), t));
+    }
+
+    /// Paths of different lengths: x > y > z, so x > z (comparing the
+    /// shorter path's nodes, then its relationships, gave x < z, and the
+    /// standard sort panicked on an ArcadeDB answer).
+    #[test]
+    fn paths_are_ordered_transitively() {
+        let node =
+            |k: i64| Node { labels: vec!["L".into()], properties: BTreeMap::from([("k".into(), Value::Int(k))]) };
+        let rel = |k: i64| Relationship {
+            rel_type: "T".into(),
+            start: None,
+            end: None,
+            properties: BTreeMap::from([("k".into(), Value::Int(k))]),
+        };
+        let path = |nodes: &[i64], rels: &[i64]| {
+            Value::Path(crate::value::Path {
+                nodes: nodes.iter().map(|&k| node(k)).collect(),
+                relationships: rels.iter().map(|&k| rel(k)).collect(),
+            })
+        };
+        let x = path(&[0, 1], &[2]);
+        let y = path(&[0, 1, 5], &[1, 0]);
+        let z = path(&[0, 1, 4], &[3, 0]);
+        let (xy, yz, xz) = (cmp_values(&x, &y), cmp_values(&y, &z), cmp_values(&x, &z));
+        assert!(!(xy == yz && xy != xz), "{xy:?} {yz:?} but {xz:?}");
+        let mut rows = vec![vec![x.clone()], vec![y.clone()], vec![z.clone()], vec![x], vec![z], vec![y]];
+        rows.sort_by(|a, b| cmp_rows(a, b));
+        assert!(rows.windows(2).all(|w| cmp_rows(&w[0], &w[1]).is_le()));
     }
 
     #[test]
