@@ -425,7 +425,7 @@ mod tests {
         let z = path(&[0, 1, 4], &[3, 0]);
         let (xy, yz, xz) = (cmp_values(&x, &y), cmp_values(&y, &z), cmp_values(&x, &z));
         assert!(!(xy == yz && xy != xz), "{xy:?} {yz:?} but {xz:?}");
-        let mut rows = vec![vec![x.clone()], vec![y.clone()], vec![z.clone()], vec![x], vec![z], vec![y]];
+        let mut rows = [vec![x.clone()], vec![y.clone()], vec![z.clone()], vec![x], vec![z], vec![y]];
         rows.sort_by(|a, b| cmp_rows(a, b));
         assert!(rows.windows(2).all(|w| cmp_rows(&w[0], &w[1]).is_le()));
     }
