@@ -104,6 +104,8 @@ pub enum KnownBug {
     RelationshipInequalityById,
     /// Parallel relationships whose variable is anonymous or unused fold into one row (FalkorDB).
     UnreferencedRelationships,
+    /// `s CONTAINS ''` is false (Kuzu, LadybugDB: family S3): the tautology rewrite uses another form.
+    ContainsEmptyString,
 }
 
 /// Limits an engine puts on the graphs it can hold (the `[graph]` table).

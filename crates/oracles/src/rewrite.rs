@@ -315,7 +315,12 @@ fn tautology(source: &Generated, cx: &BuildCx<'_, '_>, rng: &mut CaseRng) -> Opt
     let mut names = Names::after(&source.text);
     let scope = &source.scopes[i];
     let is_null = |e: Expr| Expr::IsNull { expr: Box::new(e), negated: false };
-    let always = match rng.random_range(0..4) {
+    let mut form = rng.random_range(0..4);
+    // A known bug would make every such rewrite a duplicate finding.
+    if form == 1 && cx.profile.has_bug(graphlancer_cypher::KnownBug::ContainsEmptyString) {
+        form = 2;
+    }
+    let always = match form {
         0 => {
             let t = cx.generator.predicate_over(scope, &mut names, rng);
             Expr::binary(BinOp::Or, Expr::binary(BinOp::Or, t.clone(), Expr::Not(Box::new(t.clone()))), is_null(t))
@@ -612,4 +617,38 @@ fn with_star(q: &Query, cx: &BuildCx<'_, '_>) -> Option<Query> {
 /// A rewrite relation broken on `engine`, signed by the source's clause sequence.
 fn rewrite_broken(engine: &str, case: &TestCase, how: &str, summary: String, words: String) -> Verdict {
     broken(OracleKind::Rewrite, engine, &case.relation, how, Some(shape(&case.queries[0].ast)), summary, words)
+}
+
+#[cfg(test)]
+mod tests {
+    use graphlancer_cypher::{DialectProfile, Generator, GeneratorConfig, Preset};
+    use graphlancer_model::{GraphConfig, derive_rng, generate};
+
+    use super::*;
+
+    /// Where the profile lists `CONTAINS ''` as a known bug, the tautology
+    /// rewrite uses its other forms; elsewhere it uses all of them.
+    #[test]
+    fn a_known_bug_keeps_its_form_out_of_the_tautology_rewrite() {
+        let config = GeneratorConfig::preset(Preset::Differential);
+        for (dialect, second_label, expect_contains) in [("kuzu", 0.0, false), ("falkordb", 0.3, true)] {
+            let graph = generate(1, &GraphConfig { second_label_probability: second_label, ..GraphConfig::default() })
+                .expect("graph");
+            let profile = DialectProfile::built_in(dialect).expect("profile");
+            let generator = Generator::new(&graph, &profile, &config);
+            let only = ["tautology".to_owned()];
+            let cx = BuildCx { generator: &generator, graph: &graph, profile: &profile, engines: 1, only: &only };
+            let (mut forms, mut contains) = (0, 0);
+            for i in 0..400 {
+                let source = generator.generate(&mut derive_rng(2, &[1, i]));
+                if let Ok(case) = Rewrite.build(&source, &cx, &mut derive_rng(3, &[1, i])) {
+                    forms += 1;
+                    let n = |t: &str| t.matches("CONTAINS '')").count();
+                    contains += usize::from(n(&case.queries[1].text) > n(&case.queries[0].text));
+                }
+            }
+            assert!(forms > 20, "{dialect}: {forms} tautologies");
+            assert_eq!(contains > 0, expect_contains, "{dialect}: {contains} of {forms} use CONTAINS ''");
+        }
+    }
 }

@@ -490,7 +490,12 @@ impl<'g> Builder<'g, '_> {
                     _ => BinOp::Contains,
                 };
                 let s = self.string(d);
-                let part = Expr::Literal(Value::String(["a", "b", "", "ab"][self.below(4)].into()));
+                let parts: &[&str] = if op == BinOp::Contains && self.g.quirks.contains_empty_string {
+                    &["a", "b", "ab"]
+                } else {
+                    &["a", "b", "", "ab"]
+                };
+                let part = Expr::Literal(Value::String(parts[self.below(parts.len())].into()));
                 Expr::binary(op, s, part)
             }
             Feature::Regex => {

@@ -196,6 +196,8 @@ struct Quirks {
     long_fixed_length_paths: bool,
     /// Grafeo: `type()` only of relationships that cannot be null.
     type_of_null: bool,
+    /// Kuzu: no `CONTAINS ''`.
+    contains_empty_string: bool,
 }
 
 impl Quirks {
@@ -209,6 +211,7 @@ impl Quirks {
             grouping_keys: profile.has_bug(KnownBug::GroupingKeys),
             long_fixed_length_paths: profile.has_bug(KnownBug::LongFixedLengthPaths),
             type_of_null: profile.has_bug(KnownBug::TypeOfNull),
+            contains_empty_string: profile.has_bug(KnownBug::ContainsEmptyString),
         }
     }
 }
