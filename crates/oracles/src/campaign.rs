@@ -558,6 +558,22 @@ impl Campaign {
             let t = Instant::now();
             let reduced = reducer.reduce(&ran.case, &finding.signature.family())?;
             *engine_time += t.elapsed();
+            // A hang reduced at the first bound may be a smaller query that
+            // is merely expensive: it must hang at four times the time too,
+            // or the confirmed, unreduced query is reported.
+            let reduced = match reduced {
+                Some(r) if slow_check => {
+                    let t = Instant::now();
+                    let mut hangs = false;
+                    for q in &r.case.queries {
+                        let (o, _) = self.execute_with(&q.text, exec)?;
+                        hangs |= o.iter().any(|o| matches!(o, Outcome::Timeout { .. }));
+                    }
+                    *engine_time += t.elapsed();
+                    hangs.then_some(r)
+                }
+                other => other,
+            };
             if let Some(r) = reduced {
                 original = Some(ran.case.queries[0].text.clone());
                 ran = Ran { case: r.case, outcomes: r.outcomes };

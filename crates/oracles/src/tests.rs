@@ -47,7 +47,12 @@ impl Engine for Fake {
         self.sent.borrow_mut().push(query.to_owned());
         // `slow` in the name: every query takes a little more than the
         // default timeout (simulated: a longer timeout gets an answer late).
-        if self.name.starts_with("slow") {
+        // `hang` in the name: a query with UNWIND never finishes; the others
+        // are slow as above.
+        if self.name.starts_with("hang") && query.contains("UNWIND") {
+            return Ok(Outcome::Timeout { after_ms: 5 });
+        }
+        if self.name.starts_with("slow") || self.name.starts_with("hang") {
             if opts.timeout < std::time::Duration::from_millis(10) {
                 return Ok(Outcome::Timeout { after_ms: 5 });
             }
@@ -240,4 +245,20 @@ fn a_group_is_reduced_together_and_keeps_its_derivation() {
         }
     }
     assert!(reduced > 0, "no group was reduced");
+}
+
+#[test]
+fn a_hang_is_not_reduced_to_a_query_that_is_only_slow() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (fake, _) = Fake::new("hang", |_| one_row());
+    let mut c = config(dir.path(), vec![OracleKind::Crash], 40);
+    c.exec.timeout = std::time::Duration::from_millis(5);
+    let s = run(vec![Box::new(fake)], c);
+    assert!(s.findings_new >= 1, "{s:?}");
+    let store = ReportStore::open(dir.path()).expect("opens");
+    for folder in store.findings().values() {
+        let case = read_case(&folder.join("case.json")).expect("case.json");
+        // What is reported hangs at four times the time too: it keeps its UNWIND.
+        assert!(case.query.contains("UNWIND"), "reported a query that only needed more time: {}", case.query);
+    }
 }
