@@ -29,11 +29,11 @@ impl Default for GrafeoBackend {
 impl GrafeoBackend {
     /// An empty in-memory database.
     pub fn new() -> Self {
-        Self { db: grafeo::GrafeoDB::new_in_memory(), graph: None, identities: BTreeMap::new() }
+        Self { db: fresh(), graph: None, identities: BTreeMap::new() }
     }
 
     fn reload(&mut self) -> Result<(), String> {
-        self.db = grafeo::GrafeoDB::new_in_memory();
+        self.db = fresh();
         self.identities.clear();
         let Some(graph) = &self.graph else { return Ok(()) };
         let session = self.db.session();
@@ -145,6 +145,14 @@ impl GrafeoBackend {
 }
 
 /// Folds Grafeo's error codes into graphlancer's classes.
+/// An in-memory database without Grafeo's own 30-second query timeout: the
+/// client's `--timeout` bounds a query alone (the four-times confirmation of
+/// a hang, and `replay --timeout`, were cut at 30 s).
+fn fresh() -> grafeo::GrafeoDB {
+    grafeo::GrafeoDB::with_config(grafeo::Config::in_memory().without_query_timeout())
+        .expect("an in-memory database opens")
+}
+
 fn classify(e: &grafeo::Error, timeout_ms: u64) -> Outcome {
     use grafeo_common::utils::error::ErrorCode as E;
     let class = match e.error_code() {
