@@ -515,20 +515,13 @@ impl Campaign {
         if slow_check {
             exec.timeout = exec.timeout.saturating_mul(4);
         }
-        let mut again = Vec::with_capacity(ran.case.queries.len());
-        let mut longest = Duration::ZERO;
-        for q in &ran.case.queries {
-            let (o, waited) = self.execute_with(&q.text, exec)?;
-            *engine_time += waited.iter().sum::<Duration>();
-            longest = longest.max(waited.iter().copied().max().unwrap_or_default());
-            again.push(o);
-        }
+        let (again, longest) = self.rerun(&ran.case, exec, engine_time)?;
         let judge = JudgeCx { names, schema: &at.graph.schema };
         let reproduced = matches!(oracle.judge(&judge, &ran.case, &again),
             Verdict::Finding(f) if f.signature == finding.signature);
         // It needed the extra time: expensive. Finishing within the first
         // bound instead means the hang did not repeat (kept, marked).
-        let finished = again.iter().flatten().all(|o| !matches!(o, Outcome::Timeout { .. }));
+        let finished = !timed_out(&again);
         if slow_check && !reproduced && finished && longest >= self.config.exec.timeout {
             s.slow += 1;
             return Ok(());
@@ -563,14 +556,8 @@ impl Campaign {
             // or the confirmed, unreduced query is reported.
             let reduced = match reduced {
                 Some(r) if slow_check => {
-                    let t = Instant::now();
-                    let mut hangs = false;
-                    for q in &r.case.queries {
-                        let (o, _) = self.execute_with(&q.text, exec)?;
-                        hangs |= o.iter().any(|o| matches!(o, Outcome::Timeout { .. }));
-                    }
-                    *engine_time += t.elapsed();
-                    hangs.then_some(r)
+                    let (outcomes, _) = self.rerun(&r.case, exec, engine_time)?;
+                    timed_out(&outcomes).then_some(r)
                 }
                 other => other,
             };
@@ -640,6 +627,25 @@ impl Campaign {
         self.execute_with(text, self.config.exec)
     }
 
+    /// Every query of `case` on every engine under `exec`: the outcomes, and
+    /// the longest an engine took on one query.
+    fn rerun(
+        &mut self,
+        case: &TestCase,
+        exec: ExecOptions,
+        engine_time: &mut Duration,
+    ) -> Result<(Vec<Vec<Outcome>>, Duration), CampaignError> {
+        let mut outcomes = Vec::with_capacity(case.queries.len());
+        let mut longest = Duration::ZERO;
+        for q in &case.queries {
+            let (o, waited) = self.execute_with(&q.text, exec)?;
+            *engine_time += waited.iter().sum::<Duration>();
+            longest = longest.max(waited.iter().copied().max().unwrap_or_default());
+            outcomes.push(o);
+        }
+        Ok((outcomes, longest))
+    }
+
     fn execute_with(&mut self, text: &str, exec: ExecOptions) -> Result<(Vec<Outcome>, Vec<Duration>), CampaignError> {
         let mut outcomes = Vec::with_capacity(self.engines.len());
         let mut waited = Vec::with_capacity(self.engines.len());
@@ -685,6 +691,11 @@ const ERROR_KINDS: usize = 50;
 
 /// How often a running campaign refreshes `summary.json`.
 const SUMMARY_EVERY: Duration = Duration::from_secs(1);
+
+/// Whether some engine timed out on some query.
+fn timed_out(outcomes: &[Vec<Outcome>]) -> bool {
+    outcomes.iter().flatten().any(|o| matches!(o, Outcome::Timeout { .. }))
+}
 
 /// Counts one query's outcomes, engine by engine, and the harness faults among them.
 fn count_all(s: &mut Summary, outcomes: &[Outcome], waited: &[Duration], query: &str) {

@@ -307,7 +307,34 @@ impl Draw<'_, '_, '_, '_> {
 
     fn node(&mut self, prefix: &str) -> (String, NodePattern) {
         let name = self.names.fresh(prefix);
-        (name.clone(), NodePattern { variable: Some(name), labels: Vec::new(), properties: Vec::new() })
+        (name.clone(), Self::bare(&name))
+    }
+
+    /// `(v)`.
+    fn bare(v: &str) -> NodePattern {
+        NodePattern { variable: Some(v.to_owned()), labels: Vec::new(), properties: Vec::new() }
+    }
+
+    /// `MATCH (v) WHERE v.gid = id`.
+    fn find(v: &str, id: i64) -> Clause {
+        Clause::Match {
+            optional: false,
+            patterns: vec![PathPattern { name: None, start: Self::bare(v), hops: Vec::new() }],
+            guard: None,
+            predicate: Some(Self::is(v, id)),
+        }
+    }
+
+    /// `q` after the writes `prefix`, finished by `WITH count(*)` so that `q`
+    /// reads after every one of them.
+    fn after(prefix: Vec<Clause>, mut q: Query) -> Query {
+        if !prefix.is_empty() {
+            let mut clauses = prefix;
+            clauses.push(Clause::With(Projection::of(vec![(Expr::count_star(), "d".into())])));
+            clauses.append(&mut q.parts[0].clauses);
+            q.parts[0].clauses = clauses;
+        }
+        q
     }
 
     fn rel(&mut self, types: Vec<String>, direction: Direction) -> (String, RelPattern) {
@@ -506,31 +533,19 @@ impl Draw<'_, '_, '_, '_> {
             let y = NodePattern { variable: Some("y".into()), labels: vec![label.clone()], properties: Vec::new() };
             let is =
                 Expr::binary(BinOp::Eq, Expr::Property(Box::new(Expr::var("y")), key.clone()), Expr::lit(v.clone()));
-            let mut clauses = prefix;
-            if !clauses.is_empty() {
-                clauses.push(Clause::With(Projection::of(vec![(Expr::count_star(), "d".into())])));
-            }
-            clauses.push(Clause::Match {
-                optional: false,
-                patterns: vec![PathPattern { name: None, start: y, hops: Vec::new() }],
-                guard: None,
-                predicate: Some(is),
-            });
-            clauses.push(Clause::Return(Projection::of(vec![(
-                Expr::Aggregate { name: "count".into(), distinct: false, arg: Some(Box::new(Expr::var("y"))) },
-                "c".into(),
-            )])));
-            Query { parts: vec![SingleQuery { clauses }], union_all: false }
-        };
-        let find = |v: &str, id: i64| Clause::Match {
-            optional: false,
-            patterns: vec![PathPattern {
-                name: None,
-                start: NodePattern { variable: Some(v.into()), labels: Vec::new(), properties: Vec::new() },
-                hops: Vec::new(),
-            }],
-            guard: None,
-            predicate: Some(Self::is(v, id)),
+            let clauses = vec![
+                Clause::Match {
+                    optional: false,
+                    patterns: vec![PathPattern { name: None, start: y, hops: Vec::new() }],
+                    guard: None,
+                    predicate: Some(is),
+                },
+                Clause::Return(Projection::of(vec![(
+                    Expr::Aggregate { name: "count".into(), distinct: false, arg: Some(Box::new(Expr::var("y"))) },
+                    "c".into(),
+                )])),
+            ];
+            Self::after(prefix, Query { parts: vec![SingleQuery { clauses }], union_all: false })
         };
         let before = counting(Vec::new(), &value);
         let (prefix, probe, delta) = match name {
@@ -555,7 +570,7 @@ impl Draw<'_, '_, '_, '_> {
                     return None;
                 }
                 let delete = Clause::Delete { detach: true, variables: vec!["x".into()] };
-                (vec![find("x", x.id), delete], value.clone(), -1)
+                (vec![Self::find("x", x.id), delete], value.clone(), -1)
             }
             "deleted-relationship" => {
                 if !self.has(Feature::Delete) || graph.relationships.is_empty() {
@@ -579,7 +594,7 @@ impl Draw<'_, '_, '_, '_> {
                     let (_, a) = s.node("n");
                     let (_, b) = s.node("n");
                     let pattern = PathPattern { name: None, start: a, hops: vec![(rel, b)] };
-                    let mut q = s.query(
+                    let q = s.query(
                         pattern,
                         std::slice::from_ref(&v),
                         None,
@@ -592,13 +607,7 @@ impl Draw<'_, '_, '_, '_> {
                             "c".into(),
                         )],
                     );
-                    if !prefix.is_empty() {
-                        let mut clauses = prefix;
-                        clauses.push(Clause::With(Projection::of(vec![(Expr::count_star(), "d".into())])));
-                        clauses.append(&mut q.parts[0].clauses);
-                        q.parts[0].clauses = clauses;
-                    }
-                    q
+                    Self::after(prefix, q)
                 };
                 let before = count_rels(Vec::new(), self);
                 let after = count_rels(vec![m, delete], self);
@@ -620,7 +629,7 @@ impl Draw<'_, '_, '_, '_> {
                 let set =
                     Clause::Set { items: vec![SetItem::Property("x".into(), key.clone(), Expr::lit(v2.clone()))] };
                 let delta = i64::from(!counted(x, &v2));
-                (vec![find("x", x.id), set], v2, delta)
+                (vec![Self::find("x", x.id), set], v2, delta)
             }
             _ => {
                 // A node without the label, given the value: the count of L cannot see it.
@@ -638,7 +647,7 @@ impl Draw<'_, '_, '_, '_> {
                 let z = outside[self.rng.random_range(0..outside.len())];
                 let set =
                     Clause::Set { items: vec![SetItem::Property("x".into(), key.clone(), Expr::lit(value.clone()))] };
-                (vec![find("x", z.id), set], value.clone(), 0)
+                (vec![Self::find("x", z.id), set], value.clone(), 0)
             }
         };
         let before = if probe == value { before } else { counting(Vec::new(), &probe) };
@@ -868,14 +877,7 @@ impl Draw<'_, '_, '_, '_> {
         if let Some(to) = to {
             at = Expr::binary(BinOp::And, at, Self::is(&y, to));
         }
-        let mut q = self.query(pattern, &[], Some(at), Self::count_item());
-        if !prefix.is_empty() {
-            let mut clauses = prefix;
-            clauses.push(Clause::With(Projection::of(vec![(Expr::count_star(), "d".into())])));
-            clauses.append(&mut q.parts[0].clauses);
-            q.parts[0].clauses = clauses;
-        }
-        q
+        Self::after(prefix, self.query(pattern, &[], Some(at), Self::count_item()))
     }
 
     /// A relationship created from the start of one relationship of the
@@ -898,14 +900,8 @@ impl Draw<'_, '_, '_, '_> {
             .collect();
         let to = ends[self.rng.random_range(0..ends.len())];
         let k = self.rng.random_range(1..=3);
-        let (a, na) = self.node("n");
-        let (b, nb) = self.node("n");
-        let find = |v: &str, n: NodePattern, id: i64| Clause::Match {
-            optional: false,
-            patterns: vec![PathPattern { name: None, start: n, hops: Vec::new() }],
-            guard: None,
-            predicate: Some(Self::is(v, id)),
-        };
+        let (a, _) = self.node("n");
+        let (b, _) = self.node("n");
         let new = RelPattern {
             variable: None,
             types: vec![t.clone()],
@@ -913,14 +909,14 @@ impl Draw<'_, '_, '_, '_> {
             length: None,
             properties: vec![(ID_PROPERTY.to_owned(), Expr::lit(Value::Int(next)))],
         };
-        let bare = |v: &str| NodePattern { variable: Some(v.to_owned()), labels: Vec::new(), properties: Vec::new() };
-        let create =
-            Clause::Create { patterns: vec![PathPattern { name: None, start: bare(&a), hops: vec![(new, bare(&b))] }] };
+        let create = Clause::Create {
+            patterns: vec![PathPattern { name: None, start: Self::bare(&a), hops: vec![(new, Self::bare(&b))] }],
+        };
         // Counted from either end: read backwards, the path runs from `to`.
         let dir = self.direction();
         let (x, y) = if dir == Direction::In { (to, from) } else { (from, to) };
         let before = self.paths(&t, dir, k, x, Some(y), Vec::new());
-        let after = self.paths(&t, dir, k, x, Some(y), vec![find(&a, na, from), find(&b, nb, to), create]);
+        let after = self.paths(&t, dir, k, x, Some(y), vec![Self::find(&a, from), Self::find(&b, to), create]);
         Some(vec![CaseQuery::new("before", before, None), CaseQuery::new("after", after, None)])
     }
 

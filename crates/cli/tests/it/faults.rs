@@ -54,12 +54,16 @@ fn signal_engine(campaign: &mut Child, not: Option<u32>, sig: &str) -> u32 {
     panic!("could not signal an engine process");
 }
 
+/// The campaign's running `summary.json`, once it has written one.
+fn running_summary(out: &Path) -> Option<serde_json::Value> {
+    serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).ok()?).ok()
+}
+
 /// Waits until the campaign's running `summary.json` satisfies `done`.
 fn wait_for(campaign: &mut Child, out: &Path, what: &str, done: impl Fn(&serde_json::Value) -> bool) {
     let deadline = Instant::now() + Duration::from_secs(120);
     loop {
-        let summary = std::fs::read_to_string(out.join("summary.json")).ok();
-        if summary.and_then(|s| serde_json::from_str(&s).ok()).is_some_and(|s| done(&s)) {
+        if running_summary(out).is_some_and(|s| done(&s)) {
             return;
         }
         assert!(campaign.try_wait().expect("wait").is_none(), "the campaign ended before {what}");
@@ -98,8 +102,7 @@ fn survive(engine: &str, budget: &[&str]) {
     let first = signal_engine(&mut campaign, None, "-9");
     wait_for(&mut campaign, &out, "the crash was counted", |s| s["engines"][0]["crashes"].as_u64().unwrap_or(0) >= 1);
     let accepted = |s: &serde_json::Value| s["engines"][0]["accepted"].as_u64().unwrap_or(0);
-    let before = std::fs::read_to_string(out.join("summary.json")).ok().and_then(|s| serde_json::from_str(&s).ok());
-    let before = before.as_ref().map(accepted).unwrap_or(0);
+    let before = running_summary(&out).as_ref().map(accepted).unwrap_or(0);
     wait_for(&mut campaign, &out, "the replacement answered", answered(before + 5));
     signal_engine(&mut campaign, Some(first), "-STOP");
     let o = campaign.wait_with_output().expect("campaign ends");

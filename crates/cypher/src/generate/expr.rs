@@ -522,11 +522,11 @@ impl<'g> Builder<'g, '_> {
                 None => self.leaf(&Ty::Bool).0,
             },
             Feature::LabelPredicate => {
-                let labels: Vec<String> = self.schema().labels.iter().map(|l| l.name.clone()).collect();
+                let labels = self.schema().labels.len();
                 match self.bound_node() {
-                    Some(v) if !labels.is_empty() => {
-                        let l = labels[rand::Rng::random_range(&mut *self.rng, 0..labels.len())].clone();
-                        Expr::HasLabels(v.name, vec![l])
+                    Some(v) if labels > 0 => {
+                        let i = rand::Rng::random_range(&mut *self.rng, 0..labels);
+                        Expr::HasLabels(v.name, vec![self.schema().labels[i].name.clone()])
                     }
                     _ => self.leaf(&Ty::Bool).0,
                 }
