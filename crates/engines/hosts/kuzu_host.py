@@ -7,8 +7,8 @@ the engine itself prints is never taken for a reply.
 
 The graph arrives as a creation script (tables, then data) rendered by
 graphlancer, so the text a report shows is the text that ran. A query that
-may write is followed by a reload from that script, which leaves every query
-the graph as generated.
+may write is answered, then followed by a reload from that script, which
+leaves every query the graph as generated.
 """
 
 import decimal
@@ -59,17 +59,11 @@ class Host:
 
     # Queries -----------------------------------------------------------------
 
-    def execute(self, query, max_rows, timeout_ms, writes):
+    def execute(self, query, max_rows, timeout_ms):
         if timeout_ms and timeout_ms != self.timeout_ms and hasattr(self.conn, "set_query_timeout"):
             self.conn.set_query_timeout(timeout_ms)
             self.timeout_ms = timeout_ms
-        try:
-            outcome = self.run(query, max_rows, timeout_ms)
-        finally:
-            # graphlancer says whether the query may write (it errs towards yes).
-            if writes:
-                self.reload()
-        return outcome
+        return self.run(query, max_rows, timeout_ms)
 
     def run(self, query, max_rows, timeout_ms):
         try:
@@ -214,10 +208,17 @@ def main():
                 except Exception as e:
                     reply({"reply": "failed", "message": str(e)})
             elif op == "execute":
-                outcome = host.execute(
-                    request["query"], request["max_rows"], request.get("timeout_ms", 0), request.get("writes", True)
-                )
+                outcome = host.execute(request["query"], request["max_rows"], request.get("timeout_ms", 0))
                 reply({"reply": "outcome", "outcome": outcome})
+                # graphlancer says whether the query may write (it errs towards
+                # yes). The reload follows the reply, so the client's timeout
+                # measures the query alone; its next request waits for it.
+                if request.get("writes", True):
+                    try:
+                        host.reload()
+                    except Exception as e:
+                        sys.stderr.write(f"cannot restore the graph after a write: {e}\n")
+                        sys.exit(3)
             else:
                 reply({"reply": "failed", "message": f"bad request: unknown op {op!r}"})
         except (ValueError, KeyError) as e:

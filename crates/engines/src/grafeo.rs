@@ -9,7 +9,6 @@ use graphlancer_model::{
 };
 
 use crate::host::HostBackend;
-use crate::may_write;
 use crate::outcome::{ErrorClass, Outcome};
 
 /// Grafeo inside the engine host.
@@ -180,7 +179,7 @@ impl HostBackend for GrafeoBackend {
 
     fn execute(&mut self, query: &str, max_rows: usize) -> Outcome {
         let result = self.db.session().execute_cypher(query);
-        let outcome = match result {
+        match result {
             Err(e) => classify(&e, 0),
             Ok(r) if r.rows().len() > max_rows => Outcome::TooLarge { max_rows },
             Ok(r) => {
@@ -191,15 +190,10 @@ impl HostBackend for GrafeoBackend {
                     Err(message) => Outcome::Undecodable { message },
                 }
             }
-        };
-        if may_write(query)
-            && let Err(e) = self.reload()
-        {
-            // The next query would run on a damaged graph; end the host so the
-            // client restarts it cleanly.
-            eprintln!("cannot restore the graph after a write: {e}");
-            std::process::exit(3);
         }
-        outcome
+    }
+
+    fn restore(&mut self) -> Result<(), String> {
+        self.reload()
     }
 }

@@ -94,6 +94,8 @@ pub trait HostBackend {
     fn load(&mut self, graph: &Graph) -> Result<(), String>;
     /// Runs one query; an answer over `max_rows` rows is [`Outcome::TooLarge`].
     fn execute(&mut self, query: &str, max_rows: usize) -> Outcome;
+    /// Puts the loaded graph back as it was before a query that may write.
+    fn restore(&mut self) -> Result<(), String>;
 }
 
 /// Serves requests from `input` until it closes. Runs inside the host process.
@@ -103,6 +105,7 @@ pub fn serve(backend: &mut dyn HostBackend, input: impl BufRead, mut output: imp
         if line.trim().is_empty() {
             continue;
         }
+        let mut restore = false;
         let reply = match serde_json::from_str::<HostRequest>(&line) {
             Err(e) => HostReply::Failed { message: format!("bad request: {e}") },
             Ok(HostRequest::Version) => HostReply::Version { version: backend.version() },
@@ -113,14 +116,23 @@ pub fn serve(backend: &mut dyn HostBackend, input: impl BufRead, mut output: imp
             Ok(HostRequest::Script { .. }) => {
                 HostReply::Failed { message: "this host loads graphs, not scripts".into() }
             }
-            Ok(HostRequest::Execute { query, max_rows, .. }) => {
+            Ok(HostRequest::Execute { query, max_rows, writes, .. }) => {
                 test_hooks::run(&query);
+                restore = writes;
                 HostReply::Outcome { outcome: backend.execute(&query, max_rows) }
             }
         };
         let text = serde_json::to_string(&reply).map_err(std::io::Error::other)?;
         writeln!(output, "{REPLY_MARK}{text}")?;
         output.flush()?;
+        // After the reply, so the client's timeout measures the query alone;
+        // the client waits for the next reply before it sends a query.
+        if restore && let Err(e) = backend.restore() {
+            // The next query would run on a damaged graph; end the host so
+            // the client restarts it cleanly.
+            eprintln!("cannot restore the graph after a write: {e}");
+            std::process::exit(3);
+        }
     }
     Ok(())
 }

@@ -161,15 +161,27 @@ impl Engine for HostedEngine {
         // The host is asked to stop a little before the client would kill it,
         // which spares a restart when the engine can interrupt itself.
         let own = opts.timeout.saturating_sub(opts.timeout / 10);
+        let writes = may_write(query);
         let request = HostRequest::Execute {
             query: query.to_owned(),
             max_rows: opts.max_rows,
             timeout_ms: millis(own).max(1),
-            writes: may_write(query),
+            writes,
         };
         let outcome = match host.request(&request, opts.timeout) {
             Ok(HostReply::Outcome { outcome }) => {
-                self.host = Some(host);
+                // A host restores its graph after answering a write; the next
+                // reply comes once it has, so the restore never counts
+                // against a query's timeout. A host that cannot restore
+                // exits, and a fresh one loads the graph.
+                let restored = !writes
+                    || matches!(host.request(&HostRequest::Version, SETUP_TIMEOUT), Ok(HostReply::Version { .. }));
+                self.host = Some(if restored {
+                    host
+                } else {
+                    drop(host);
+                    self.spawn()?
+                });
                 return Ok(match outcome {
                     Outcome::Timeout { .. } => Outcome::Timeout { after_ms: millis(opts.timeout) },
                     other => other,

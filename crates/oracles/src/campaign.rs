@@ -162,6 +162,10 @@ pub struct Summary {
     /// Timeouts whose query finished when given four times the time: an
     /// expensive query, not a hang; dropped.
     pub slow: u64,
+    /// Timeouts on queries whose estimated intermediate rows on the
+    /// generated graph reach [`crate::work::expensive`] for the timeout:
+    /// expensive by construction, not hangs; dropped without a re-run.
+    pub expensive: u64,
     /// Answers graphlancer could not read, over all engines: its own
     /// faults, counted apart and never judged (near zero is the target).
     pub harness_faults: u64,
@@ -511,6 +515,13 @@ impl Campaign {
         // timeout is re-run with four times the time: a query that then
         // finishes was only expensive (a large cartesian product), not a hang.
         let slow_check = finding.signature.fault == crate::signature::Fault::Timeout;
+        // Millions of rows are slow on a loaded machine whatever the engine:
+        // such a timeout says nothing about a hang.
+        let expensive = crate::work::expensive(self.config.exec.timeout);
+        if slow_check && ran.case.queries.iter().any(|q| crate::work::estimate(&q.ast, at.graph) >= expensive) {
+            s.expensive += 1;
+            return Ok(());
+        }
         let mut exec = self.config.exec;
         if slow_check {
             exec.timeout = exec.timeout.saturating_mul(4);

@@ -15,6 +15,7 @@ mod relation;
 pub mod report;
 pub mod rewrite;
 pub mod signature;
+pub mod work;
 
 pub use campaign::{Campaign, CampaignConfig, Summary};
 pub use oracle::{CaseQuery, Finding, JudgeCx, Oracle, OracleKind, TestCase, Verdict, oracle};

@@ -47,9 +47,10 @@ impl Engine for Fake {
         self.sent.borrow_mut().push(query.to_owned());
         // `slow` in the name: every query takes a little more than the
         // default timeout (simulated: a longer timeout gets an answer late).
+        // `stuck` in the name: no query ever finishes.
         // `hang` in the name: a query with UNWIND never finishes; the others
         // are slow as above.
-        if self.name.starts_with("hang") && query.contains("UNWIND") {
+        if self.name.starts_with("stuck") || (self.name.starts_with("hang") && query.contains("UNWIND")) {
             return Ok(Outcome::Timeout { after_ms: 5 });
         }
         if self.name.starts_with("slow") || self.name.starts_with("hang") {
@@ -260,5 +261,28 @@ fn a_hang_is_not_reduced_to_a_query_that_is_only_slow() {
         let case = read_case(&folder.join("case.json")).expect("case.json");
         // What is reported hangs at four times the time too: it keeps its UNWIND.
         assert!(case.query.contains("UNWIND"), "reported a query that only needed more time: {}", case.query);
+    }
+}
+
+#[test]
+fn a_timeout_on_millions_of_rows_is_expensive_not_a_hang() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (fake, _) = Fake::new("stuck", |_| one_row());
+    let mut c = config(dir.path(), vec![OracleKind::Crash], 60);
+    // Large enough that a cross product of three parts asks for millions of rows.
+    c.graph = GraphConfig { nodes: 400, relationships: 800, ..GraphConfig::default() };
+    c.queries_per_graph = 60;
+    let s = run(vec![Box::new(fake)], c);
+    assert!(s.expensive > 0, "no generated query was expensive: {s:?}");
+    assert!(s.findings_new > 0, "the cheap queries that never finish are hangs: {s:?}");
+    let store = ReportStore::open(dir.path()).expect("opens");
+    for folder in store.findings().values() {
+        let case = read_case(&folder.join("case.json")).expect("case.json");
+        let work = crate::work::estimate(&case.ast, &case.graph);
+        assert!(
+            work < crate::work::expensive(ExecOptions::default().timeout),
+            "reported a hang on {work} rows: {}",
+            case.query
+        );
     }
 }

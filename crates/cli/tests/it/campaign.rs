@@ -178,3 +178,23 @@ fn the_graph_relations_and_rewrites_hold_on_falkordb() {
         }
     }
 }
+
+/// Timeouts on queries that ask for more rows than the timeout allows, on
+/// the generated graph, are expensive queries and never reported as hangs:
+/// a 20 ms bound on a 300-node graph makes many of Grafeo's answers late.
+#[test]
+fn timeouts_on_expensive_queries_are_not_hangs_on_grafeo() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("out");
+    let args = ["run", "--engine", "grafeo", "--oracle", "crash", "--seed", "3", "--queries", "40"];
+    let big = ["--nodes", "300", "--rels", "600", "--timeout", "20ms", "--no-reduce", "--json", "--out"];
+    let o = graphlancer(&[&args[..], &big[..], &[out.to_str().expect("utf-8")]].concat());
+    let summary: serde_json::Value = serde_json::from_slice(&o.stdout).expect("summary JSON");
+    let timeouts = summary["engines"][0]["timeouts"].as_u64().unwrap_or(0);
+    let expensive = summary["expensive"].as_u64().unwrap_or(0);
+    let reported = summary["findings_new"].as_u64().unwrap_or(0) + summary["findings_duplicate"].as_u64().unwrap_or(0);
+    assert!(expensive >= 10, "{summary}");
+    // The rest finished when given four times the time (slow), bar a few a
+    // busy machine may leave: far fewer than the timeouts.
+    assert!(reported * 5 < timeouts, "{summary}");
+}
