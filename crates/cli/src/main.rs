@@ -69,6 +69,22 @@ enum Command {
         #[arg(long, default_value = "10s", value_parser = parse_duration)]
         timeout: Duration,
     },
+    /// Reduces a finding further and writes it back (a finding written with
+    /// --no-reduce, one whose reduction stopped at its limits, or one from an
+    /// older campaign): exit 0 when done, 1 if it no longer reproduces.
+    Reduce {
+        /// The finding's folder (with case.json).
+        dir: std::path::PathBuf,
+        /// Per-query timeout.
+        #[arg(long, default_value = "10s", value_parser = parse_duration)]
+        timeout: Duration,
+        /// Candidates to run on the engines, at most.
+        #[arg(long, default_value_t = 2000)]
+        candidates: usize,
+        /// Time to spend, at most.
+        #[arg(long, default_value = "10m", value_parser = parse_duration)]
+        time: Duration,
+    },
     /// Lists the engine specs graphlancer knows, what each needs and whether
     /// it is installed; with specs named, opens each and says if it answers.
     Engines {
@@ -277,6 +293,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Run(args) => run::run(args),
         Command::Engines { specs, json } => engines::run(&specs, json),
         Command::Replay { dir, timeout } => run::replay(&dir, timeout),
+        Command::Reduce { dir, timeout, candidates, time } => {
+            run::reduce(&dir, timeout, graphlancer_oracles::reduce::Limits { candidates, time })
+        }
         Command::Bench { what, queries, seed, repeat } => match what.as_str() {
             "overhead" => run::bench_overhead(queries, seed, repeat),
             other => bail!("unknown benchmark '{other}' (known: overhead)"),

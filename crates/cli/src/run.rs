@@ -10,6 +10,7 @@ use graphlancer_cypher::{DialectProfile, GeneratorConfig, Preset};
 use graphlancer_engines::{Engine, EngineSpec, ExecOptions};
 use graphlancer_model::GraphConfig;
 use graphlancer_oracles::campaign::Budget;
+use graphlancer_oracles::reduce::Limits;
 use graphlancer_oracles::report::read_case;
 use graphlancer_oracles::{Campaign, CampaignConfig, JudgeCx, OracleKind, Summary, Verdict, oracle};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -93,13 +94,13 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
     };
     // Oracles that compare answers need deterministic queries.
     let preset = if oracles.iter().any(|o| o.reads_values()) { Preset::Differential } else { Preset::Crash };
-    let (generator, weights) = match &args.config {
+    let (generator, weights, reduction) = match &args.config {
         Some(path) => {
             let text =
                 std::fs::read_to_string(path).with_context(|| format!("cannot read config {}", path.display()))?;
             read_config(&text, preset).with_context(|| format!("in {}", path.display()))?
         }
-        None => (GeneratorConfig::preset(preset), BTreeMap::new()),
+        None => (GeneratorConfig::preset(preset), BTreeMap::new(), Limits::default()),
     };
     let engines = open_all(&specs)?;
     let profiles: Vec<DialectProfile> =
@@ -126,6 +127,7 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
         exec: ExecOptions { timeout: args.timeout, ..ExecOptions::default() },
         out: args.out.clone(),
         reduce: !args.no_reduce,
+        reduction,
         record: false,
     };
     let mut campaign = Campaign::new(engines, profile, config)?;
@@ -166,9 +168,32 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
 
 /// A configuration file: the generator's settings, and `[oracles]` weights.
 /// The file's own `preset` wins over the one the oracles would choose.
-fn read_config(text: &str, preset: Preset) -> Result<(GeneratorConfig, BTreeMap<OracleKind, u32>)> {
+/// What a campaign's TOML configuration sets: the generator, the oracles'
+/// weights and what reducing one finding may spend.
+type Config = (GeneratorConfig, BTreeMap<OracleKind, u32>, Limits);
+
+fn read_config(text: &str, preset: Preset) -> Result<Config> {
     let mut table: toml::Table = toml::from_str(text)?;
     let mut weights = BTreeMap::new();
+    let mut limits = Limits::default();
+    if let Some(reduce) = table.remove("reduce") {
+        #[derive(serde::Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Reduce {
+            candidates: Option<usize>,
+            seconds: Option<f64>,
+        }
+        let r: Reduce = reduce
+            .try_into()
+            .map_err(|e| anyhow::anyhow!("[reduce]: candidates (a count) and seconds (a number) only ({e})"))?;
+        if let Some(c) = r.candidates {
+            limits.candidates = c;
+        }
+        if let Some(secs) = r.seconds {
+            limits.time = Duration::try_from_secs_f64(secs)
+                .map_err(|_| anyhow::anyhow!("[reduce]: seconds must be a non-negative number, not {secs}"))?;
+        }
+    }
     if let Some(oracles) = table.remove("oracles") {
         let oracles: BTreeMap<String, u32> =
             oracles.try_into().map_err(|e| anyhow::anyhow!("[oracles]: weights are whole numbers ({e})"))?;
@@ -180,7 +205,7 @@ fn read_config(text: &str, preset: Preset) -> Result<(GeneratorConfig, BTreeMap<
     let file_preset = table.contains_key("preset");
     let rest = toml::to_string(&table)?;
     let generator = GeneratorConfig::from_toml_with(&rest, (!file_preset).then_some(preset))?;
-    Ok((generator, weights))
+    Ok((generator, weights, limits))
 }
 
 fn open_all(specs: &[EngineSpec]) -> Result<Vec<Box<dyn Engine>>> {
@@ -273,6 +298,89 @@ pub(crate) fn replay(dir: &Path, timeout: Duration) -> Result<ExitCode> {
     }
 }
 
+/// `graphlancer reduce DIR`: reduces a finding further (one written with
+/// `--no-reduce`, cut short by its limits, or from an older graphlancer) and
+/// writes it back; 0 when it reproduced, 1 when it did not, 2 on error.
+pub(crate) fn reduce(dir: &Path, timeout: Duration, limits: Limits) -> Result<ExitCode> {
+    use graphlancer_oracles::report::{ReductionState, rewrite};
+    use graphlancer_oracles::{Fault, reduce::Reducer};
+
+    let mut case = read_case(&dir.join("case.json"))?;
+    let specs: Vec<EngineSpec> = case.engines.iter().map(|e| e.spec.parse()).collect::<Result<_, _>>()?;
+    let mut engines = open_all(&specs)?;
+    let test_case = case.test_case();
+    let exec = ExecOptions { timeout, ..ExecOptions::default() };
+    let run_all = |engines: &mut [Box<dyn Engine>], exec: &ExecOptions| -> Result<Vec<Vec<_>>> {
+        let mut outcomes = Vec::new();
+        for q in &test_case.queries {
+            outcomes.push(engines.iter_mut().map(|e| e.execute(&q.text, exec)).collect::<Result<Vec<_>, _>>()?);
+        }
+        Ok(outcomes)
+    };
+    for e in &mut engines {
+        e.load(&case.graph)?;
+    }
+    let names: Vec<String> = case.engines.iter().map(|e| e.spec.clone()).collect();
+    let graph = case.graph.clone();
+    let judge = JudgeCx { names: &names, schema: &graph.schema };
+    let o = oracle(case.oracle);
+    let outcomes = run_all(&mut engines, &exec)?;
+    let found = match o.judge(&judge, &test_case, &outcomes) {
+        Verdict::Finding(f) if f.signature.family() == case.signature.family() => f,
+        _ => {
+            println!("does not reproduce: nothing to reduce (graphlancer replay {} says more)", dir.display());
+            return Ok(ExitCode::from(1));
+        }
+    };
+    let hang = found.signature.fault == Fault::Timeout;
+    let started = std::time::Instant::now();
+    let mut reducer =
+        Reducer { engines: &mut engines, oracle: o.as_ref(), judge: &judge, exec: &exec, limits, graph: &graph };
+    // As in a campaign: a hang keeps its graph, and the graphs of
+    // metamorphic relations are part of what they predict.
+    let reduction =
+        reducer.reduce(&test_case, &found.signature.family(), !hang && case.oracle != OracleKind::Metamorphic)?;
+    let mut reduced = reduction.reduced;
+    if hang && let Some(r) = &reduced {
+        // A reduced hang must hang at four times the time too.
+        let longer = ExecOptions { timeout: timeout.saturating_mul(4), ..exec };
+        let still = r.case.queries.iter().any(|q| {
+            engines
+                .iter_mut()
+                .any(|e| matches!(e.execute(&q.text, &longer), Ok(graphlancer_engines::Outcome::Timeout { .. })))
+        });
+        if !still {
+            reduced = None;
+        }
+    }
+    let before = (case.query.len(), case.graph.nodes.len() + case.graph.relationships.len());
+    if let Some(r) = reduced {
+        case.original_query.get_or_insert_with(|| case.query.clone());
+        if r.graph != case.graph {
+            case.original_graph.get_or_insert_with(|| case.graph.clone());
+        }
+        case.graph = r.graph;
+        case.signature = r.finding.signature;
+        case.summary = r.finding.summary;
+        case.broken = r.finding.relation;
+        case.set_queries(r.case, r.outcomes);
+    }
+    case.reduction = if reduction.finished { ReductionState::Finished } else { ReductionState::Unfinished };
+    rewrite(dir, &case)?;
+    println!(
+        "{} in {:.1} s ({} candidates): query {} → {} characters, graph {} → {} entities\n{}",
+        if reduction.finished { "reduced to a fixpoint" } else { "reduction stopped at its limits" },
+        started.elapsed().as_secs_f64(),
+        reduction.attempts,
+        before.0,
+        case.query.len(),
+        before.1,
+        case.graph.nodes.len() + case.graph.relationships.len(),
+        case.query
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
 /// `graphlancer bench overhead`: graphlancer's own share of a campaign's
 /// wall time against FalkorDB, measured against a bare client that replays
 /// the very loads and queries the campaign sent.
@@ -309,6 +417,7 @@ pub(crate) fn bench_overhead(queries: u64, seed: u64, repeat: u32) -> Result<Exi
             exec,
             out: out.path().to_owned(),
             reduce: false,
+            reduction: graphlancer_oracles::reduce::Limits::default(),
             record: true,
         };
         let mut campaign = Campaign::new(vec![engine], profile, config)?;

@@ -17,9 +17,8 @@ use rand::Rng;
 use serde::Serialize;
 
 use crate::oracle::{BuildCx, CaseQuery, Finding, JudgeCx, Oracle, OracleKind, TestCase, Verdict, oracle};
-use crate::reduce::{Reducer, column_kinds, shape};
-use crate::report::{CASE_FORMAT, Case, EngineRecord, Recorded, ReportError, ReportStore, StoredQuery};
-use graphlancer_cypher::check::result_types;
+use crate::reduce::Reducer;
+use crate::report::{CASE_FORMAT, Case, EngineRecord, Recorded, ReductionState, ReportError, ReportStore};
 
 /// Stream ids of the campaign's randomness (beside the model's).
 mod stream {
@@ -72,6 +71,9 @@ pub struct CampaignConfig {
     pub out: PathBuf,
     /// Whether findings are reduced before they are written.
     pub reduce: bool,
+    /// What reducing one finding may spend; its time also counts against a
+    /// time budget.
+    pub reduction: crate::reduce::Limits,
     /// Whether to keep every graph load and query sent, for replay by a bare
     /// client (the overhead benchmark).
     pub record: bool,
@@ -92,9 +94,6 @@ pub enum Sent {
         disrupted: bool,
     },
 }
-
-/// Candidate queries a reduction may run on the engines.
-const REDUCTION_BUDGET: usize = 20;
 
 /// Per-engine counts.
 #[derive(Debug, Clone, Default, Serialize)]
@@ -166,6 +165,8 @@ pub struct Summary {
     /// generated graph reach [`crate::work::expensive`] for the timeout:
     /// expensive by construction, not hangs; dropped without a re-run.
     pub expensive: u64,
+    /// Seconds each reduction took, in the order findings were written.
+    pub reduction_seconds: Vec<f64>,
     /// Answers graphlancer could not read, over all engines: its own
     /// faults, counted apart and never judged (near zero is the target).
     pub harness_faults: u64,
@@ -226,6 +227,8 @@ pub struct Campaign {
     config: CampaignConfig,
     store: ReportStore,
     sent: Vec<Sent>,
+    /// When a time budget runs out; reductions stop there too.
+    deadline: Option<Instant>,
 }
 
 /// Queries a test case ran, with every engine's outcome on each.
@@ -272,7 +275,7 @@ impl Campaign {
         std::fs::create_dir_all(&config.out)
             .map_err(|e| CampaignError::Report(ReportError::Io { path: config.out.clone(), source: e }))?;
         let store = ReportStore::open(&config.out)?;
-        Ok(Self { engines, profile, config, store, sent: Vec::new() })
+        Ok(Self { engines, profile, config, store, sent: Vec::new(), deadline: None })
     }
 
     /// Runs until the budget is spent; `progress` sees the summary after each query.
@@ -309,6 +312,10 @@ impl Campaign {
         let mut used: BTreeSet<Feature> = BTreeSet::new();
         let mut engine_time = Duration::ZERO;
         let budget = self.config.budget;
+        self.deadline = match budget {
+            Budget::Time(t) => Some(started + t),
+            Budget::Queries(_) => None,
+        };
         let done = |s: &Summary| match budget {
             Budget::Queries(n) => s.queries >= n,
             Budget::Time(t) => started.elapsed() >= t,
@@ -549,23 +556,36 @@ impl Campaign {
         s.relations.entry(relation).or_default().findings += 1;
         let generated_signature = finding.signature.clone();
         let (mut ran, mut finding, mut original) = (ran, finding, None);
+        let (mut graph, mut original_graph) = (at.graph.clone(), None);
+        let mut state = ReductionState::NotTried;
         if let Some(known) = self.store.reduction_of(&generated_signature) {
             finding.signature = known.clone();
         } else if self.config.reduce && reproduced {
+            // Reduction time counts against a time budget: what is left of
+            // it bounds this finding's reduction.
+            let mut limits = self.config.reduction;
+            if let Some(deadline) = self.deadline {
+                limits.time = limits.time.min(deadline.saturating_duration_since(Instant::now()));
+            }
             let mut reducer = Reducer {
                 engines: &mut self.engines,
                 oracle,
                 judge: &judge,
                 exec: &self.config.exec,
-                budget: REDUCTION_BUDGET,
+                limits,
+                graph: at.graph,
             };
             let t = Instant::now();
-            let reduced = reducer.reduce(&ran.case, &finding.signature.family())?;
+            // A hang is reduced on its graph: the four-times check below runs there.
+            let graph_too = !slow_check && oracle.kind() != OracleKind::Metamorphic;
+            let reduction = reducer.reduce(&ran.case, &finding.signature.family(), graph_too)?;
             *engine_time += t.elapsed();
+            s.reduction_seconds.push(t.elapsed().as_secs_f64());
+            state = if reduction.finished { ReductionState::Finished } else { ReductionState::Unfinished };
             // A hang reduced at the first bound may be a smaller query that
             // is merely expensive: it must hang at four times the time too,
             // or the confirmed, unreduced query is reported.
-            let reduced = match reduced {
+            let reduced = match reduction.reduced {
                 Some(r) if slow_check => {
                     let (outcomes, _) = self.rerun(&r.case, exec, engine_time)?;
                     timed_out(&outcomes).then_some(r)
@@ -574,15 +594,15 @@ impl Campaign {
             };
             if let Some(r) = reduced {
                 original = Some(ran.case.queries[0].text.clone());
+                if r.graph != *at.graph {
+                    original_graph = Some(at.graph.clone());
+                }
+                graph = r.graph;
                 ran = Ran { case: r.case, outcomes: r.outcomes };
                 finding = r.finding;
             }
         }
         let signature = finding.signature.clone();
-        let mut queries =
-            ran.case.queries.into_iter().zip(ran.outcomes).map(|(q, outcomes)| StoredQuery::new(q, outcomes));
-        let first = queries.next().expect("a case has a query");
-        let types = result_types(&first.ast, &at.graph.schema).unwrap_or_default();
         let mut case = Case {
             format: CASE_FORMAT,
             oracle: oracle.kind(),
@@ -590,9 +610,9 @@ impl Campaign {
             signature: signature.clone(),
             generated_signature,
             summary: finding.summary,
-            relation: ran.case.relation,
+            relation: String::new(),
             broken: finding.relation,
-            delta: ran.case.delta,
+            delta: None,
             seed: self.config.seed,
             graph_index: at.graph_index,
             case_index: at.case_index,
@@ -601,19 +621,22 @@ impl Campaign {
                 .iter()
                 .map(|e| EngineRecord { spec: e.name().into(), version: e.version().into(), script: e.script() })
                 .collect(),
-            graph: at.graph.clone(),
-            shape: shape(&first.ast),
-            column_kinds: column_kinds(&first.ast, &types),
-            role: first.role,
-            query: first.text,
+            graph,
+            original_graph,
+            reduction: state,
+            shape: String::new(),
+            column_kinds: Vec::new(),
+            role: String::new(),
+            query: String::new(),
             original_query: original,
-            ast: first.ast,
-            order_columns: first.order_columns,
-            outcomes: first.outcomes,
+            ast: graphlancer_cypher::Query { parts: Vec::new(), union_all: false },
+            order_columns: None,
+            outcomes: Vec::new(),
             row_counts: Vec::new(),
-            followups: queries.collect(),
+            followups: Vec::new(),
             reproduced,
         };
+        case.set_queries(ran.case, ran.outcomes);
         case.trim_rows();
         let dir = match self.store.record(&case)? {
             Recorded::New(dir) => {

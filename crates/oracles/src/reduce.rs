@@ -1,12 +1,20 @@
-//! Reduction of a finding's query: greedy deletion of clauses, WHERE
-//! predicates, RETURN items and UNION parts, keeping every candidate that the
-//! independent checker accepts and that the finding's own oracle still judges
-//! the same family of wrong answer on the real engines. What a developer reads is then the
-//! smallest query graphlancer could find, and its signature dedups better.
+//! Reduction of a finding to a fixpoint: its queries (clauses, WHERE,
+//! projection items, paging, pattern parts, hops, labels and properties in
+//! patterns, sub-expressions replaced by a child or a small literal,
+//! variables renamed) and then its graph (nodes, relationships, properties
+//! and labels, by delta debugging). A candidate is kept when the
+//! independent checker accepts every query of its group and the finding's
+//! own oracle judges the same family of wrong answer on the real engines.
+//! The reduced case is replayed on a freshly loaded reduced graph before it
+//! is reported, so a report never shows a reduction that does not hold.
 
-use graphlancer_cypher::ast::{Clause, Expr, Query, SingleQuery};
+use std::collections::BTreeSet;
+use std::time::{Duration, Instant};
+
+use graphlancer_cypher::ast::{Clause, Expr, PathPattern, Projection, Query, SingleQuery};
 use graphlancer_cypher::check::result_types;
 use graphlancer_engines::{Engine, EngineError, ExecOptions, Outcome};
+use graphlancer_model::{Graph, Value};
 
 use crate::oracle::{CaseQuery, Finding, JudgeCx, Oracle, TestCase, Verdict};
 use crate::signature::Signature;
@@ -20,22 +28,49 @@ pub struct Candidate {
     pub order_columns: Option<Vec<usize>>,
 }
 
+/// How much a reduction may spend on one finding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Candidates run on the engines, at most.
+    pub candidates: usize,
+    /// Wall time, at most.
+    pub time: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self { candidates: 400, time: Duration::from_secs(60) }
+    }
+}
+
 /// The reduced case and what it showed.
 #[derive(Debug, Clone)]
 pub struct Reduced {
     /// The smallest case found.
     pub case: TestCase,
-    /// Each engine's outcome on its query.
+    /// Each engine's outcome on each query, from the replay on `graph`.
     pub outcomes: Vec<Vec<Outcome>>,
     /// The oracle's finding on it (same family as the original).
     pub finding: Finding,
+    /// The graph it shows on: the finding's graph, reduced.
+    pub graph: Graph,
+}
+
+/// What a reduction did.
+#[derive(Debug, Clone)]
+pub struct Reduction {
+    /// The smaller case, if one kept the finding and replayed.
+    pub reduced: Option<Reduced>,
     /// Candidates run on the engines.
     pub attempts: usize,
+    /// Whether it reached a fixpoint within its limits (else it stopped
+    /// early, and `graphlancer reduce` can go on from what it found).
+    pub finished: bool,
 }
 
 /// What a reduction runs on.
 pub struct Reducer<'a> {
-    /// The engines, with the finding's graph loaded.
+    /// The engines, with `graph` loaded.
     pub engines: &'a mut [Box<dyn Engine>],
     /// The oracle that made the finding; it judges every candidate.
     pub oracle: &'a dyn Oracle,
@@ -43,88 +78,394 @@ pub struct Reducer<'a> {
     pub judge: &'a JudgeCx<'a>,
     /// Per-query options.
     pub exec: &'a ExecOptions,
-    /// At most this many candidates are run.
-    pub budget: usize,
+    /// What one finding may spend.
+    pub limits: Limits,
+    /// The graph the engines hold; graph reduction loads smaller ones and
+    /// loads this one again when it is done.
+    pub graph: &'a Graph,
 }
+
+/// The current state of a reduction.
+struct State {
+    group: Vec<Candidate>,
+    graph: Graph,
+    best: Option<Shown>,
+}
+
+/// A case, every engine's outcomes on it, and the finding they show.
+type Shown = (TestCase, Vec<Vec<Outcome>>, Finding);
 
 impl Reducer<'_> {
     /// Reduces a case whose finding has the signature family `family`: a
     /// single query, or a group derived from its first query (the `source`),
     /// where each edit of the source is made to every query of the group
-    /// at the clause it came from, and taken only where the derived query
-    /// still holds that clause unchanged (so the derivation stays what it
-    /// was). `None` when no smaller case keeps the family.
-    pub fn reduce(&mut self, case: &TestCase, family: &Signature) -> Result<Option<Reduced>, EngineError> {
-        let Some(first) = case.queries.first() else { return Ok(None) };
+    /// at the place it came from, and taken only where the derived query
+    /// still holds that place unchanged (so the derivation stays what it
+    /// was). The graph is reduced too when `graph_too` (not for relations
+    /// whose queries name entities of the graph or predict its counts).
+    pub fn reduce(&mut self, case: &TestCase, family: &Signature, graph_too: bool) -> Result<Reduction, EngineError> {
+        let started = Instant::now();
+        let mut run = Run { started, attempts: 0, limits: self.limits, tried: BTreeSet::new() };
+        let Some(first) = case.queries.first() else {
+            return Ok(Reduction { reduced: None, attempts: 0, finished: true });
+        };
         if case.queries.len() > 1 && first.role != "source" {
-            return Ok(None);
+            return Ok(Reduction { reduced: None, attempts: 0, finished: true });
         }
-        let mut best: Option<Reduced> = None;
-        let mut current: Vec<Candidate> = case
-            .queries
-            .iter()
-            .map(|q| Candidate { query: q.ast.clone(), order_columns: q.order_columns.clone() })
-            .collect();
-        let mut attempts = 0;
+        let mut state = State {
+            group: case
+                .queries
+                .iter()
+                .map(|q| Candidate { query: q.ast.clone(), order_columns: q.order_columns.clone() })
+                .collect(),
+            graph: self.graph.clone(),
+            best: None,
+        };
+        let result = self.reduce_in(case, family, graph_too, &mut state, &mut run);
+        // The campaign goes on with its own graph, whatever happened.
+        let reloaded = if state.graph == *self.graph { Ok(()) } else { self.load(self.graph) };
+        let finished = result? && !run.spent();
+        reloaded?;
+        Ok(Reduction {
+            reduced: state.best.map(|(case, outcomes, finding)| Reduced {
+                case,
+                outcomes,
+                finding,
+                graph: state.graph,
+            }),
+            attempts: run.attempts,
+            finished,
+        })
+    }
+
+    /// The reduction proper; `Ok(false)` when the replay of the reduced
+    /// case did not show the finding (nothing reduced is kept then).
+    fn reduce_in(
+        &mut self,
+        case: &TestCase,
+        family: &Signature,
+        graph_too: bool,
+        state: &mut State,
+        run: &mut Run,
+    ) -> Result<bool, EngineError> {
+        self.queries(case, family, state, run)?;
+        if graph_too && !run.spent() {
+            let before = state.graph.clone();
+            self.graph_of(case, family, state, run)?;
+            if state.graph != before {
+                // A smaller graph may let more of the query go.
+                self.queries(case, family, state, run)?;
+            }
+        }
+        if state.best.is_none() {
+            return Ok(true);
+        }
+        self.rename(case, family, state, run)?;
+        // The replay: a fresh load of the reduced graph, the reduced case on
+        // every engine, the same family of finding.
+        self.load(&state.graph)?;
+        let queries = queries_of(case, &state.group);
+        let replay = self.trial(case, queries, family)?;
+        if replay.is_none() {
+            state.best = None;
+            state.graph = self.graph.clone();
+            // The engines still hold the reduced graph.
+            self.load(self.graph)?;
+            return Ok(false);
+        }
+        state.best = replay;
+        Ok(true)
+    }
+
+    /// Query edits until none applies.
+    fn queries(
+        &mut self,
+        case: &TestCase,
+        family: &Signature,
+        state: &mut State,
+        run: &mut Run,
+    ) -> Result<(), EngineError> {
         'improve: loop {
-            for edit in edits(&current[0]) {
-                if attempts >= self.budget {
-                    break 'improve;
+            for edit in edits(&state.group[0]) {
+                if run.spent() {
+                    return Ok(());
                 }
-                let Some(group) = current.iter().map(|c| apply(&current[0], c, edit)).collect::<Option<Vec<_>>>()
+                let Some(group) =
+                    state.group.iter().map(|c| apply(&state.group[0], c, &edit)).collect::<Option<Vec<_>>>()
                 else {
                     continue;
                 };
                 if group.iter().any(|c| result_types(&c.query, self.judge.schema).is_err()) {
                     continue;
                 }
-                attempts += 1;
-                let queries: Vec<CaseQuery> = case
-                    .queries
-                    .iter()
-                    .zip(&group)
-                    .map(|(q, c)| CaseQuery::new(&q.role, c.query.clone(), c.order_columns.clone()))
-                    .collect();
-                let mut outcomes = Vec::with_capacity(queries.len());
-                for q in &queries {
-                    let mut per_engine = Vec::with_capacity(self.engines.len());
-                    for e in self.engines.iter_mut() {
-                        per_engine.push(e.execute(&q.text, self.exec)?);
-                    }
-                    outcomes.push(per_engine);
+                let queries = queries_of(case, &group);
+                if !run.tried.insert(queries.iter().map(|q| q.text.clone()).collect::<Vec<_>>().join("\n")) {
+                    continue;
                 }
-                let trial = TestCase { relation: case.relation.clone(), queries, delta: case.delta };
-                if let Verdict::Finding(f) = self.oracle.judge(self.judge, &trial, &outcomes)
-                    && f.signature.family() == *family
-                {
-                    current = group;
-                    best = Some(Reduced { case: trial, outcomes, finding: f, attempts });
+                run.attempts += 1;
+                if let Some(found) = self.trial(case, queries, family)? {
+                    state.group = group;
+                    state.best = Some(found);
                     continue 'improve;
                 }
             }
-            break;
+            return Ok(());
         }
-        if let Some(b) = &mut best {
-            b.attempts = attempts;
+    }
+
+    /// Delta debugging over the graph: nodes (with their relationships),
+    /// relationships, properties, then extra labels.
+    fn graph_of(
+        &mut self,
+        case: &TestCase,
+        family: &Signature,
+        state: &mut State,
+        run: &mut Run,
+    ) -> Result<(), EngineError> {
+        // The engines hold the campaign's graph until the first candidate loads.
+        let queries = queries_of(case, &state.group);
+        let nodes: Vec<i64> = state.graph.nodes.iter().map(|n| n.id).collect();
+        let keep = self.ddmin(
+            nodes,
+            state,
+            run,
+            |g, keep| {
+                g.nodes.retain(|n| keep.contains(&n.id));
+                g.relationships.retain(|r| keep.contains(&r.start) && keep.contains(&r.end));
+            },
+            &queries,
+            case,
+            family,
+        )?;
+        keep_nodes(&mut state.graph, &keep);
+        let rels: Vec<i64> = state.graph.relationships.iter().map(|r| r.id).collect();
+        let keep = self.ddmin(
+            rels,
+            state,
+            run,
+            |g, keep| g.relationships.retain(|r| keep.contains(&r.id)),
+            &queries,
+            case,
+            family,
+        )?;
+        state.graph.relationships.retain(|r| keep.contains(&r.id));
+        let props: Vec<(i64, String)> = state
+            .graph
+            .nodes
+            .iter()
+            .flat_map(|n| n.properties.keys().map(move |k| (n.id, k.clone())))
+            .chain(state.graph.relationships.iter().flat_map(|r| r.properties.keys().map(move |k| (r.id, k.clone()))))
+            .collect();
+        let keep = self.ddmin(props, state, run, keep_properties, &queries, case, family)?;
+        keep_properties(&mut state.graph, &keep);
+        let labels: Vec<(i64, String)> = state
+            .graph
+            .nodes
+            .iter()
+            .filter(|n| n.labels.len() > 1)
+            .flat_map(|n| n.labels.iter().map(move |l| (n.id, l.clone())))
+            .collect();
+        let keep =
+            self.ddmin(labels.clone(), state, run, |g, keep| keep_labels(g, &labels, keep), &queries, case, family)?;
+        keep_labels(&mut state.graph, &labels, &keep);
+        Ok(())
+    }
+
+    /// The smallest subset of `items` (ddmin: chunks removed, the chunk
+    /// size halved when none can go) whose graph, made by `keep` from the
+    /// current one, still shows the finding.
+    #[expect(clippy::too_many_arguments, reason = "one place passes them all")]
+    fn ddmin<T: Clone + Ord>(
+        &mut self,
+        items: Vec<T>,
+        state: &mut State,
+        run: &mut Run,
+        keep: impl Fn(&mut Graph, &BTreeSet<T>),
+        queries: &[CaseQuery],
+        case: &TestCase,
+        family: &Signature,
+    ) -> Result<BTreeSet<T>, EngineError> {
+        let mut current = items;
+        let mut chunks = 2usize;
+        while !current.is_empty() && !run.spent() {
+            let size = current.len().div_ceil(chunks);
+            let mut removed_one = false;
+            let mut start = 0;
+            while start < current.len() && !run.spent() {
+                let end = (start + size).min(current.len());
+                let rest: BTreeSet<T> = current[..start].iter().chain(&current[end..]).cloned().collect();
+                let mut g = state.graph.clone();
+                keep(&mut g, &rest);
+                run.attempts += 1;
+                if self.load(&g).is_ok()
+                    && let Some(found) = self.trial(case, queries.to_vec(), family)?
+                {
+                    current.drain(start..end);
+                    state.graph = g;
+                    state.best = Some(found);
+                    removed_one = true;
+                } else {
+                    start = end;
+                }
+            }
+            if !removed_one {
+                if size <= 1 {
+                    break;
+                }
+                chunks = (chunks * 2).min(current.len());
+            }
         }
-        Ok(best)
+        // The engines hold whatever graph was tried last: put back the kept one.
+        self.load(&state.graph)?;
+        Ok(current.into_iter().collect())
+    }
+
+    /// Variables renamed `n0, r0, p0, a0, ...` in order of appearance, one
+    /// renaming for the whole group, kept when the finding holds.
+    fn rename(
+        &mut self,
+        case: &TestCase,
+        family: &Signature,
+        state: &mut State,
+        run: &mut Run,
+    ) -> Result<(), EngineError> {
+        let Some(group) = renamed(&state.group) else { return Ok(()) };
+        if group == state.group || group.iter().any(|c| result_types(&c.query, self.judge.schema).is_err()) {
+            return Ok(());
+        }
+        run.attempts += 1;
+        if let Some(found) = self.trial(case, queries_of(case, &group), family)? {
+            state.group = group;
+            state.best = Some(found);
+        }
+        Ok(())
+    }
+
+    fn load(&mut self, graph: &Graph) -> Result<(), EngineError> {
+        for e in self.engines.iter_mut() {
+            e.load(graph)?;
+        }
+        Ok(())
+    }
+
+    /// Runs `queries` on every engine and judges them; the finding when it is
+    /// of `family`.
+    fn trial(
+        &mut self,
+        case: &TestCase,
+        queries: Vec<CaseQuery>,
+        family: &Signature,
+    ) -> Result<Option<Shown>, EngineError> {
+        let mut outcomes = Vec::with_capacity(queries.len());
+        for q in &queries {
+            let mut per_engine = Vec::with_capacity(self.engines.len());
+            for e in self.engines.iter_mut() {
+                per_engine.push(e.execute(&q.text, self.exec)?);
+            }
+            outcomes.push(per_engine);
+        }
+        let trial = TestCase { relation: case.relation.clone(), queries, delta: case.delta };
+        Ok(match self.oracle.judge(self.judge, &trial, &outcomes) {
+            Verdict::Finding(f) if f.signature.family() == *family => Some((trial, outcomes, f)),
+            _ => None,
+        })
+    }
+}
+
+/// What a reduction has spent.
+struct Run {
+    started: Instant,
+    attempts: usize,
+    limits: Limits,
+    /// Groups already run, by text: an edit that gives one again is skipped.
+    tried: BTreeSet<String>,
+}
+
+impl Run {
+    fn spent(&self) -> bool {
+        self.attempts >= self.limits.candidates || self.started.elapsed() >= self.limits.time
+    }
+}
+
+fn queries_of(case: &TestCase, group: &[Candidate]) -> Vec<CaseQuery> {
+    case.queries
+        .iter()
+        .zip(group)
+        .map(|(q, c)| CaseQuery::new(&q.role, c.query.clone(), c.order_columns.clone()))
+        .collect()
+}
+
+fn keep_nodes(g: &mut Graph, keep: &BTreeSet<i64>) {
+    g.nodes.retain(|n| keep.contains(&n.id));
+    g.relationships.retain(|r| keep.contains(&r.start) && keep.contains(&r.end));
+}
+
+fn keep_properties(g: &mut Graph, keep: &BTreeSet<(i64, String)>) {
+    for n in &mut g.nodes {
+        n.properties.retain(|k, _| keep.contains(&(n.id, k.clone())));
+    }
+    for r in &mut g.relationships {
+        r.properties.retain(|k, _| keep.contains(&(r.id, k.clone())));
+    }
+}
+
+/// Drops the labels of `all` not in `keep`, leaving every node one label.
+fn keep_labels(g: &mut Graph, all: &[(i64, String)], keep: &BTreeSet<(i64, String)>) {
+    for n in &mut g.nodes {
+        let labels = n.labels.clone();
+        n.labels.retain(|l| !all.contains(&(n.id, l.clone())) || keep.contains(&(n.id, l.clone())));
+        if n.labels.is_empty() {
+            n.labels = labels.into_iter().take(1).collect();
+        }
     }
 }
 
 /// One way to make a query smaller.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 enum Edit {
     /// Keep only this UNION part.
     Part(usize),
-    /// Remove this clause.
-    Clause(usize),
-    /// Remove the WHERE of this clause.
-    Predicate(usize),
-    /// Remove this item of the final RETURN.
-    Item(usize),
+    /// A change to the clause at this index, made where the derived query
+    /// holds the same clause.
+    Clause(usize, ClauseEdit),
+    /// The sub-expression at `path` of expression slot `slot` of the clause
+    /// at `clause` replaced by `with`, made where the derived query holds
+    /// the same sub-expression there.
+    Expr { clause: usize, slot: usize, path: Vec<usize>, with: Expr },
 }
 
-/// The edits of a query, most promising first.
+/// A change to one clause.
+#[derive(Debug, Clone, PartialEq)]
+enum ClauseEdit {
+    /// The clause removed.
+    Remove,
+    /// Its WHERE removed.
+    Predicate,
+    /// This item of a WITH or RETURN removed.
+    Item(usize),
+    /// ORDER BY removed (where no SKIP or LIMIT depends on it).
+    Order,
+    /// SKIP and LIMIT removed.
+    Paging,
+    /// DISTINCT removed.
+    Distinct,
+    /// OPTIONAL MATCH made MATCH.
+    Optional,
+    /// This comma part of a pattern removed.
+    Pattern(usize),
+    /// The last hop of this pattern part removed.
+    LastHop(usize),
+    /// This hop of this pattern part made a single relationship.
+    FixedLength(usize, usize),
+    /// Node `node` (0 the start, k the end of hop k) of pattern part
+    /// `part` without label `label`.
+    Label { part: usize, node: usize, label: usize },
+    /// Node `node` of pattern part `part` without property constraint `key`.
+    Property { part: usize, node: usize, key: usize },
+}
+
+/// The edits of a query, most promising first: whole parts and clauses,
+/// then pieces of clauses, then sub-expressions, outer before inner.
 fn edits(c: &Candidate) -> Vec<Edit> {
     let q = &c.query;
     if q.parts.len() > 1 {
@@ -133,38 +474,207 @@ fn edits(c: &Candidate) -> Vec<Edit> {
     let Some(part) = q.parts.first() else { return Vec::new() };
     let n = part.clauses.len();
     // Clauses before the RETURN, last first: later clauses depend on earlier ones.
-    let mut out: Vec<Edit> = (0..n.saturating_sub(1)).rev().map(Edit::Clause).collect();
-    out.extend((0..n).filter(|&i| predicate_of(&part.clauses[i]).is_some()).map(Edit::Predicate));
-    if let Some(Clause::Return(ret)) = part.clauses.last()
-        && ret.items.len() > 1
-    {
-        for (j, (_, alias)) in ret.items.iter().enumerate() {
-            // An ORDER BY key stays: the order is part of what is compared.
-            if !ret.order_by.iter().any(|(e, _)| matches!(e, Expr::Variable(v) if v == alias)) {
-                out.push(Edit::Item(j));
+    let mut out: Vec<Edit> = (0..n.saturating_sub(1)).rev().map(|i| Edit::Clause(i, ClauseEdit::Remove)).collect();
+    for (i, clause) in part.clauses.iter().enumerate() {
+        out.extend(clause_edits(clause).into_iter().map(|e| Edit::Clause(i, e)));
+    }
+    for (i, clause) in part.clauses.iter().enumerate() {
+        let mut copy = clause.clone();
+        for (slot, e) in slots(&mut copy).into_iter().enumerate() {
+            for path in e.paths() {
+                let sub = e.at_mut(&path).expect("a path of this expression").clone();
+                for with in replacements(&sub) {
+                    out.push(Edit::Expr { clause: i, slot, path: path.clone(), with });
+                }
             }
         }
     }
     out
 }
 
-fn predicate_of(c: &Clause) -> Option<&Expr> {
-    match c {
-        Clause::Match { predicate, .. } => predicate.as_ref(),
-        Clause::With(p) => p.predicate.as_ref(),
-        _ => None,
+fn clause_edits(clause: &Clause) -> Vec<ClauseEdit> {
+    let mut out = Vec::new();
+    match clause {
+        Clause::Match { optional, patterns, predicate, .. } => {
+            if predicate.is_some() {
+                out.push(ClauseEdit::Predicate);
+            }
+            if *optional {
+                out.push(ClauseEdit::Optional);
+            }
+            if patterns.len() > 1 {
+                out.extend((0..patterns.len()).map(ClauseEdit::Pattern));
+            }
+            out.extend(pattern_edits(patterns));
+        }
+        Clause::With(p) | Clause::Return(p) => {
+            if p.predicate.is_some() {
+                out.push(ClauseEdit::Predicate);
+            }
+            if p.skip.is_some() || p.limit.is_some() {
+                out.push(ClauseEdit::Paging);
+            } else if !p.order_by.is_empty() {
+                out.push(ClauseEdit::Order);
+            }
+            if p.distinct {
+                out.push(ClauseEdit::Distinct);
+            }
+            if p.items.len() > 1 {
+                for (j, (_, alias)) in p.items.iter().enumerate() {
+                    // An ORDER BY key stays: the order is part of what is compared.
+                    if !p.order_by.iter().any(|(e, _)| mentions(e, alias)) {
+                        out.push(ClauseEdit::Item(j));
+                    }
+                }
+            }
+        }
+        Clause::Create { patterns } => {
+            if patterns.len() > 1 {
+                out.extend((0..patterns.len()).map(ClauseEdit::Pattern));
+            }
+            out.extend(pattern_edits(patterns).into_iter().filter(|e| matches!(e, ClauseEdit::Property { .. })));
+        }
+        Clause::Merge { pattern, .. } => {
+            out.extend(
+                pattern_edits(std::slice::from_ref(pattern))
+                    .into_iter()
+                    .filter(|e| matches!(e, ClauseEdit::Property { .. })),
+            );
+        }
+        _ => {}
     }
+    out
+}
+
+fn pattern_edits(patterns: &[PathPattern]) -> Vec<ClauseEdit> {
+    let mut out = Vec::new();
+    for (part, p) in patterns.iter().enumerate() {
+        if !p.hops.is_empty() {
+            out.push(ClauseEdit::LastHop(part));
+        }
+        for (h, (r, _)) in p.hops.iter().enumerate() {
+            if r.length.is_some() {
+                out.push(ClauseEdit::FixedLength(part, h));
+            }
+        }
+        let nodes = std::iter::once(&p.start).chain(p.hops.iter().map(|(_, n)| n));
+        for (node, n) in nodes.enumerate() {
+            out.extend((0..n.labels.len()).map(|label| ClauseEdit::Label { part, node, label }));
+            out.extend((0..n.properties.len()).map(|key| ClauseEdit::Property { part, node, key }));
+        }
+    }
+    out
+}
+
+/// Whether `e` reads the variable `v`.
+fn mentions(e: &Expr, v: &str) -> bool {
+    let mut found = false;
+    e.walk(&mut |x| found |= matches!(x, Expr::Variable(n) if n == v));
+    found
+}
+
+/// The expressions of a clause the reducer may change, in a fixed order.
+/// A projection with SKIP or LIMIT keeps its items and keys: with fewer
+/// distinct keys, which rows survive the cut would be up to the engine.
+/// Guards are never changed: they are what makes the answer the same on
+/// every engine.
+fn slots(c: &mut Clause) -> Vec<&mut Expr> {
+    match c {
+        Clause::Match { patterns, predicate, .. } => {
+            let mut out: Vec<&mut Expr> = predicate.iter_mut().collect();
+            out.extend(patterns.iter_mut().flat_map(pattern_slots));
+            out
+        }
+        Clause::Unwind { list, .. } => vec![list],
+        Clause::With(p) | Clause::Return(p) => projection_slots(p),
+        Clause::Create { patterns } => patterns.iter_mut().flat_map(pattern_slots).collect(),
+        Clause::Merge { pattern, on_create, on_match } => {
+            let mut out = pattern_slots(pattern);
+            out.extend(on_create.iter_mut().chain(on_match.iter_mut()).flat_map(set_slots));
+            out
+        }
+        Clause::Set { items } => items.iter_mut().flat_map(set_slots).collect(),
+        Clause::Foreach { list, .. } => vec![list],
+        Clause::Remove { .. } | Clause::Delete { .. } | Clause::Call { .. } => Vec::new(),
+    }
+}
+
+fn projection_slots(p: &mut Projection) -> Vec<&mut Expr> {
+    if p.skip.is_some() || p.limit.is_some() {
+        return p.predicate.iter_mut().collect();
+    }
+    let mut out: Vec<&mut Expr> = p.items.iter_mut().map(|(e, _)| e).collect();
+    out.extend(p.predicate.iter_mut());
+    out.extend(p.order_by.iter_mut().map(|(e, _)| e));
+    out
+}
+
+fn pattern_slots(p: &mut PathPattern) -> Vec<&mut Expr> {
+    let mut out: Vec<&mut Expr> = p.start.properties.iter_mut().map(|(_, e)| e).collect();
+    for (r, n) in &mut p.hops {
+        out.extend(r.properties.iter_mut().map(|(_, e)| e));
+        out.extend(n.properties.iter_mut().map(|(_, e)| e));
+    }
+    out
+}
+
+fn set_slots(item: &mut graphlancer_cypher::ast::SetItem) -> Vec<&mut Expr> {
+    use graphlancer_cypher::ast::SetItem;
+    match item {
+        SetItem::Property(_, _, e) => vec![e],
+        SetItem::MergeMap(_, entries) | SetItem::ReplaceMap(_, entries) => entries.iter_mut().map(|(_, e)| e).collect(),
+        SetItem::Label(..) => Vec::new(),
+    }
+}
+
+/// What an expression may be replaced by: each of its children, then small
+/// literals (the checker keeps those of the right type). A child holding
+/// `collect` is left out: its list order is the engine's choice, which the
+/// expression around it did not show.
+fn replacements(e: &Expr) -> Vec<Expr> {
+    let mut out: Vec<Expr> = Vec::new();
+    let mut copy = e.clone();
+    for child in copy.children_mut() {
+        let mut collects = false;
+        child.walk(&mut |x| collects |= matches!(x, Expr::Aggregate { name, .. } if name == "collect"));
+        if !collects {
+            out.push(child.clone());
+        }
+    }
+    if e.has_aggregate() {
+        // An aggregate made a literal changes what is grouped: kept whole.
+        return out;
+    }
+    let small = [
+        Value::Int(0),
+        Value::Bool(true),
+        Value::Bool(false),
+        Value::String(String::new()),
+        Value::Float(0.0),
+        Value::List(Vec::new()),
+        Value::Null,
+    ];
+    out.extend(small.into_iter().map(Expr::Literal).filter(|l| l != e && !is_small(e)));
+    out
+}
+
+/// A literal no replacement makes smaller.
+fn is_small(e: &Expr) -> bool {
+    matches!(e, Expr::Literal(Value::Null | Value::Bool(_) | Value::Int(0) | Value::Float(_)))
+        || matches!(e, Expr::Literal(Value::String(s)) if s.is_empty())
+        || matches!(e, Expr::Literal(Value::List(l)) if l.is_empty())
 }
 
 /// `edit`, made on `source`, made on `target` (the source itself or a query
 /// derived from it): at the clause of `target` that corresponds to the
-/// source's, which must be unchanged. A derived query has the source's
-/// clauses, some of them rewritten, and perhaps one clause inserted.
-fn apply(source: &Candidate, target: &Candidate, edit: Edit) -> Option<Candidate> {
+/// source's, where the place the edit changes must be unchanged. A derived
+/// query has the source's clauses, some of them rewritten, and perhaps one
+/// clause inserted.
+fn apply(source: &Candidate, target: &Candidate, edit: &Edit) -> Option<Candidate> {
     let (s, t) = (&source.query, &target.query);
     if let Edit::Part(i) = edit {
         return (s == t).then(|| Candidate {
-            query: Query { parts: vec![s.parts[i].clone()], union_all: false },
+            query: Query { parts: vec![s.parts[*i].clone()], union_all: false },
             order_columns: None,
         });
     }
@@ -181,35 +691,226 @@ fn apply(source: &Candidate, target: &Candidate, edit: Edit) -> Option<Candidate
         _ => i,
     };
     let mut clauses = tc.clone();
-    let mut order_columns = target.order_columns.clone();
     match edit {
         Edit::Part(_) => unreachable!("handled above"),
-        Edit::Clause(i) => {
-            if tc[at(i)] != sc[i] {
+        Edit::Clause(i, change) => {
+            if tc.get(at(*i))? != sc.get(*i)? {
                 return None;
             }
-            clauses.remove(at(i));
+            if *change == ClauseEdit::Remove {
+                clauses.remove(at(*i));
+            } else {
+                edit_clause(&mut clauses[at(*i)], change)?;
+            }
         }
-        Edit::Predicate(i) => {
-            if tc[at(i)] != sc[i] {
+        Edit::Expr { clause, slot, path, with } => {
+            let mut own = sc.get(*clause)?.clone();
+            let before = slots(&mut own).into_iter().nth(*slot)?.at_mut(path)?.clone();
+            let there = slots(clauses.get_mut(at(*clause))?).into_iter().nth(*slot)?.at_mut(path)?;
+            if *there != before {
                 return None;
             }
-            match &mut clauses[at(i)] {
-                Clause::Match { predicate, .. } => *predicate = None,
-                Clause::With(p) => p.predicate = None,
+            *there = with.clone();
+        }
+    }
+    let mut order_columns = target.order_columns.clone();
+    if clauses.last() != tc.last()
+        && let Some(Clause::Return(r)) = clauses.last()
+    {
+        order_columns = order_of(r);
+    }
+    Some(Candidate { query: Query { parts: vec![SingleQuery { clauses }], union_all: t.union_all }, order_columns })
+}
+
+/// Makes `change` to `c`; `None` where it does not apply.
+fn edit_clause(c: &mut Clause, change: &ClauseEdit) -> Option<()> {
+    match (c, change) {
+        (_, ClauseEdit::Remove) => return None,
+        (Clause::Match { predicate, .. }, ClauseEdit::Predicate) => *predicate = None,
+        (Clause::With(p) | Clause::Return(p), ClauseEdit::Predicate) => p.predicate = None,
+        (Clause::Match { optional, .. }, ClauseEdit::Optional) => *optional = false,
+        (Clause::With(p) | Clause::Return(p), ClauseEdit::Item(j)) => {
+            if *j >= p.items.len() {
+                return None;
+            }
+            p.items.remove(*j);
+        }
+        (Clause::With(p) | Clause::Return(p), ClauseEdit::Order) => p.order_by.clear(),
+        (Clause::With(p) | Clause::Return(p), ClauseEdit::Paging) => {
+            p.skip = None;
+            p.limit = None;
+        }
+        (Clause::With(p) | Clause::Return(p), ClauseEdit::Distinct) => p.distinct = false,
+        (Clause::Match { patterns, .. } | Clause::Create { patterns }, ClauseEdit::Pattern(j)) => {
+            if *j >= patterns.len() || patterns.len() < 2 {
+                return None;
+            }
+            patterns.remove(*j);
+        }
+        (c, change) => {
+            let patterns: &mut [PathPattern] = match c {
+                Clause::Match { patterns, .. } | Clause::Create { patterns } => patterns,
+                Clause::Merge { pattern, .. } => std::slice::from_mut(pattern),
+                _ => return None,
+            };
+            match *change {
+                ClauseEdit::LastHop(j) => {
+                    patterns.get_mut(j)?.hops.pop()?;
+                }
+                ClauseEdit::FixedLength(j, h) => patterns.get_mut(j)?.hops.get_mut(h)?.0.length = None,
+                ClauseEdit::Label { part, node, label } => {
+                    let n = node_of(patterns.get_mut(part)?, node)?;
+                    if label >= n.labels.len() {
+                        return None;
+                    }
+                    n.labels.remove(label);
+                }
+                ClauseEdit::Property { part, node, key } => {
+                    let n = node_of(patterns.get_mut(part)?, node)?;
+                    if key >= n.properties.len() {
+                        return None;
+                    }
+                    n.properties.remove(key);
+                }
                 _ => return None,
             }
         }
-        Edit::Item(j) => {
-            if tc.last() != sc.last() {
-                return None;
+    }
+    Some(())
+}
+
+fn node_of(p: &mut PathPattern, node: usize) -> Option<&mut graphlancer_cypher::ast::NodePattern> {
+    if node == 0 { Some(&mut p.start) } else { p.hops.get_mut(node - 1).map(|(_, n)| n) }
+}
+
+/// The group with its variables renamed in the order they first appear
+/// in the source's text: `n` for nodes, `r` for relationships, `p` for
+/// paths, `a` for the rest. One renaming for every query, onto names no
+/// query uses yet (or the name itself).
+fn renamed(group: &[Candidate]) -> Option<Vec<Candidate>> {
+    use std::collections::BTreeMap;
+    let trees: Vec<serde_json::Value> =
+        group.iter().map(|c| serde_json::to_value(&c.query).ok()).collect::<Option<_>>()?;
+    let mut kinds: BTreeMap<String, char> = BTreeMap::new();
+    let mut taken: BTreeSet<String> = BTreeSet::new();
+    for (i, t) in trees.iter().enumerate() {
+        let mut found = Vec::new();
+        bound_names(t, None, &mut found);
+        for (name, kind) in found {
+            taken.insert(name.clone());
+            if i == 0 {
+                kinds.entry(name).or_insert(kind);
             }
-            let Some(Clause::Return(r)) = clauses.last_mut() else { return None };
-            r.items.remove(j);
-            order_columns = order_of(r);
         }
     }
-    Some(Candidate { query: Query { parts: vec![SingleQuery { clauses }], union_all: t.union_all }, order_columns })
+    let text = graphlancer_cypher::render(&group[0].query);
+    let mut order: Vec<(usize, String)> =
+        kinds.keys().map(|n| (first_word(&text, n).unwrap_or(usize::MAX), n.clone())).collect();
+    order.sort();
+    let mut map = BTreeMap::new();
+    let mut counts: BTreeMap<char, usize> = BTreeMap::new();
+    for (_, name) in order {
+        let next = counts.entry(kinds[&name]).or_insert(0);
+        let new = loop {
+            let candidate = format!("{}{next}", kinds[&name]);
+            *next += 1;
+            if candidate == name || !taken.contains(&candidate) {
+                break candidate;
+            }
+        };
+        map.insert(name, new);
+    }
+    group
+        .iter()
+        .zip(trees)
+        .map(|(c, mut t)| {
+            rename_tree(&mut t, &map);
+            Some(Candidate { query: serde_json::from_value(t).ok()?, order_columns: c.order_columns.clone() })
+        })
+        .collect()
+}
+
+/// Where `word` first stands alone in `text`.
+fn first_word(text: &str, word: &str) -> Option<usize> {
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    text.match_indices(word).map(|(at, _)| at).find(|&at| {
+        !text[..at].chars().next_back().is_some_and(ident) && !text[at + word.len()..].chars().next().is_some_and(ident)
+    })
+}
+
+/// The names a serialized AST binds, with the letter their kind gets:
+/// node, relationship and path pattern variables; projection aliases;
+/// UNWIND, comprehension, quantifier, FOREACH and reduce variables.
+fn bound_names(v: &serde_json::Value, parent: Option<&str>, out: &mut Vec<(String, char)>) {
+    use serde_json::Value as J;
+    match v {
+        J::Object(m) => {
+            let name = |k: &str| m.get(k).and_then(J::as_str).map(str::to_owned);
+            if let Some(n) = name("variable") {
+                let kind = if m.contains_key("labels") {
+                    'n'
+                } else if m.contains_key("types") {
+                    'r'
+                } else {
+                    'a'
+                };
+                out.push((n, kind));
+            }
+            if m.contains_key("start")
+                && let Some(n) = name("name")
+            {
+                out.push((n, 'p'));
+            }
+            for k in ["alias", "accumulator"] {
+                if let Some(n) = name(k) {
+                    out.push((n, 'a'));
+                }
+            }
+            for (k, x) in m {
+                // A literal holds data, never a name.
+                if k != "Literal" {
+                    bound_names(x, Some(k), out);
+                }
+            }
+        }
+        J::Array(items) => {
+            for x in items {
+                // A projection item is `[expression, alias]`.
+                if parent == Some("items")
+                    && let Some([e, J::String(alias)]) = x.as_array().map(Vec::as_slice)
+                {
+                    out.push((alias.clone(), 'a'));
+                    bound_names(e, None, out);
+                    continue;
+                }
+                bound_names(x, None, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Every string of the tree that is a renamed name takes its new name, but
+/// for literals: generated variable names (`n17`, `a6`) are never labels,
+/// types, keys or function names.
+fn rename_tree(v: &mut serde_json::Value, map: &std::collections::BTreeMap<String, String>) {
+    use serde_json::Value as J;
+    match v {
+        J::Object(m) => {
+            for (k, x) in m.iter_mut() {
+                if k != "Literal" {
+                    rename_tree(x, map);
+                }
+            }
+        }
+        J::Array(items) => items.iter_mut().for_each(|x| rename_tree(x, map)),
+        J::String(s) => {
+            if let Some(new) = map.get(s.as_str()) {
+                *s = new.clone();
+            }
+        }
+        _ => {}
+    }
 }
 
 /// The result columns a projection's ORDER BY fixes.

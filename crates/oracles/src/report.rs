@@ -64,8 +64,15 @@ pub struct Case {
     pub case_index: u64,
     /// The engines compared.
     pub engines: Vec<EngineRecord>,
-    /// The generated graph, with its schema.
+    /// The graph the finding shows on, with its schema: the generated
+    /// graph, reduced when reduction could.
     pub graph: Graph,
+    /// The generated graph, when `graph` is its reduction.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub original_graph: Option<Graph>,
+    /// How far reduction got.
+    #[serde(default)]
+    pub reduction: ReductionState,
     /// What the first query is in its group (`source`, ...).
     pub role: String,
     /// The query text: the reduced query when reduction found a smaller one.
@@ -95,6 +102,19 @@ pub struct Case {
 
 fn yes() -> bool {
     true
+}
+
+/// How far a finding's reduction got.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ReductionState {
+    /// Not reduced (`--no-reduce`, or a crash that did not repeat).
+    #[default]
+    NotTried,
+    /// Reduced to a fixpoint: no edit the reducer knows keeps the finding.
+    Finished,
+    /// Stopped at its limits; `graphlancer reduce` goes on from here.
+    Unfinished,
 }
 
 /// A query of a group, with every engine's outcome on it.
@@ -150,6 +170,26 @@ impl Case {
         for q in &mut self.followups {
             q.row_counts = trim(&mut q.outcomes, q.order_columns.is_some());
         }
+    }
+
+    /// Puts the queries of `case`, each with every engine's `outcomes`, in
+    /// place of this case's (the first query, then the follow-ups), with
+    /// the clause sequence and column kinds of the first; rows are cut.
+    pub fn set_queries(&mut self, case: crate::oracle::TestCase, outcomes: Vec<Vec<Outcome>>) {
+        let mut queries = case.queries.into_iter().zip(outcomes).map(|(q, outcomes)| StoredQuery::new(q, outcomes));
+        let first = queries.next().expect("a case has a query");
+        let types = graphlancer_cypher::check::result_types(&first.ast, &self.graph.schema).unwrap_or_default();
+        self.relation = case.relation;
+        self.delta = case.delta;
+        self.shape = crate::reduce::shape(&first.ast);
+        self.column_kinds = crate::reduce::column_kinds(&first.ast, &types);
+        self.role = first.role;
+        self.query = first.text;
+        self.ast = first.ast;
+        self.order_columns = first.order_columns;
+        self.outcomes = first.outcomes;
+        self.followups = queries.collect();
+        self.trim_rows();
     }
 
     /// Every query of the case, in order, as run.
@@ -369,6 +409,16 @@ impl ReportStore {
     }
 }
 
+/// Writes `case` over the finding in `dir` (after `graphlancer reduce`):
+/// each file replaced whole.
+pub fn rewrite(dir: &Path, case: &Case) -> Result<(), ReportError> {
+    for (name, text) in repro_files(case) {
+        write_atomic(&dir.join(name), &text)?;
+    }
+    write_atomic(&dir.join("README.md"), &readme(case, dir))?;
+    write_atomic(&dir.join("case.json"), &to_json(case))
+}
+
 fn to_json(case: &Case) -> String {
     serde_json::to_string_pretty(case).expect("cases always serialize") + "\n"
 }
@@ -436,11 +486,34 @@ fn readme(case: &Case, dir: &Path) -> String {
         case.graph.relationships.len(),
         case.query
     );
+    if let Some(g) = &case.original_graph {
+        let _ = writeln!(
+            s,
+            "The graph is reduced from the generated {} nodes and {} relationships.",
+            g.nodes.len(),
+            g.relationships.len()
+        );
+    }
+    // A small graph is shown whole: the report is then readable alone.
+    if case.graph.nodes.len() + case.graph.relationships.len() <= 12 {
+        let dialect = case.engines.first().map_or(ScriptDialect::Cypher, |e| e.script);
+        let script: Vec<String> = creation_script(&case.graph, dialect).into_iter().map(|l| l + ";").collect();
+        let _ = writeln!(s, "\n```cypher\n{}\n```\n", script.join("\n"));
+    }
     if let Some(original) = &case.original_query {
         let _ = writeln!(
             s,
             "That is the smallest query graphlancer found that still shows the difference; the campaign generated:\n\n```cypher\n{original}\n```\n"
         );
+    }
+    match case.reduction {
+        ReductionState::Unfinished => s.push_str(
+            "**Reduction unfinished:** it stopped at its limits; `graphlancer reduce` on this folder goes on.\n\n",
+        ),
+        ReductionState::Finished => {
+            s.push_str("The outcomes below are those of the reduced case, replayed on the reduced graph.\n\n")
+        }
+        ReductionState::NotTried => {}
     }
     if let Some(keys) = &case.order_columns {
         let _ =

@@ -99,10 +99,15 @@ pub struct Signature {
 }
 
 impl Signature {
-    /// The signature without its clause sequence: what a reduced query must
-    /// keep showing.
+    /// The signature without its clause sequence, and without the kinds of
+    /// the differing columns (reducing a column's expression changes its
+    /// kind): what a reduced query must keep showing.
     pub fn family(&self) -> Signature {
-        Signature { shape: None, ..self.clone() }
+        let fault = match &self.fault {
+            Fault::Values { .. } => Fault::Values { columns: String::new() },
+            other => other.clone(),
+        };
+        Signature { shape: None, fault, ..self.clone() }
     }
 }
 

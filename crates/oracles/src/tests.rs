@@ -12,7 +12,7 @@ use graphlancer_model::{Graph, GraphConfig, ResultSet, Value};
 
 use crate::campaign::{Budget, Campaign, CampaignConfig, Summary};
 use crate::oracle::OracleKind;
-use crate::report::{ReportStore, read_case};
+use crate::report::{ReductionState, ReportStore, read_case};
 
 type Answer = dyn FnMut(&str) -> Outcome;
 
@@ -21,12 +21,24 @@ struct Fake {
     name: String,
     answer: Box<Answer>,
     sent: Rc<RefCell<Vec<String>>>,
+    /// The graph loaded last, for answers that depend on it.
+    loaded: Rc<RefCell<Option<Graph>>>,
 }
 
 impl Fake {
     fn new(name: &str, answer: impl FnMut(&str) -> Outcome + 'static) -> (Self, Rc<RefCell<Vec<String>>>) {
         let sent = Rc::new(RefCell::new(Vec::new()));
-        (Self { name: name.into(), answer: Box::new(answer), sent: sent.clone() }, sent)
+        let loaded = Rc::new(RefCell::new(None));
+        (Self { name: name.into(), answer: Box::new(answer), sent: sent.clone(), loaded }, sent)
+    }
+
+    /// A fake whose answer reads the graph loaded last.
+    fn on_graph(name: &str, mut answer: impl FnMut(&str, &Graph) -> Outcome + 'static) -> Self {
+        let loaded: Rc<RefCell<Option<Graph>>> = Rc::new(RefCell::new(None));
+        let seen = loaded.clone();
+        let (mut fake, _) = Fake::new(name, move |q| answer(q, seen.borrow().as_ref().expect("a graph is loaded")));
+        fake.loaded = loaded;
+        fake
     }
 }
 
@@ -40,7 +52,8 @@ impl Engine for Fake {
     fn dialect(&self) -> &'static str {
         "neo4j5"
     }
-    fn load(&mut self, _: &Graph) -> Result<(), EngineError> {
+    fn load(&mut self, graph: &Graph) -> Result<(), EngineError> {
+        *self.loaded.borrow_mut() = Some(graph.clone());
         Ok(())
     }
     fn execute(&mut self, query: &str, opts: &ExecOptions) -> Result<Outcome, EngineError> {
@@ -83,6 +96,7 @@ fn config(out: &std::path::Path, oracles: Vec<OracleKind>, queries: u64) -> Camp
         exec: ExecOptions::default(),
         out: out.to_owned(),
         reduce: true,
+        reduction: crate::reduce::Limits::default(),
         record: false,
     }
 }
@@ -284,5 +298,55 @@ fn a_timeout_on_millions_of_rows_is_expensive_not_a_hang() {
             "reported a hang on {work} rows: {}",
             case.query
         );
+    }
+}
+
+#[test]
+fn a_crash_is_reduced_to_a_fixpoint_with_its_variables_renamed() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let crash = |q: &str| {
+        if q.contains("UNWIND") { Outcome::Crash { message: "segfault".into() } } else { one_row() }
+    };
+    let (fake, _) = Fake::new("fake", crash);
+    let s = run(vec![Box::new(fake)], config(dir.path(), vec![OracleKind::Crash], 80));
+    assert!(s.findings_new >= 1, "{s:?}");
+    let store = ReportStore::open(dir.path()).expect("opens");
+    for folder in store.findings().values() {
+        let case = read_case(&folder.join("case.json")).expect("case.json");
+        assert_eq!(case.reduction, ReductionState::Finished, "{}", case.query);
+        // What is left: an UNWIND and the RETURN every query ends with, on
+        // small literals, with the first names of their kinds.
+        assert!(case.query.len() <= 60, "not reduced far: {}", case.query);
+        assert!(case.query.starts_with("UNWIND ") && case.query.contains(" AS a0"), "{}", case.query);
+        // A crash on any graph keeps none of it.
+        assert!(case.graph.nodes.is_empty(), "{:?}", case.graph.nodes);
+        assert!(case.original_graph.is_some());
+    }
+}
+
+#[test]
+fn the_graph_is_reduced_to_what_the_finding_needs() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    // A crash whenever the graph holds a relationship from a node to a
+    // node with a greater identity: one such relationship and its two
+    // nodes are all a report needs.
+    let fake = Fake::on_graph("fake", |q, g| {
+        let forward = g.relationships.iter().any(|r| r.start < r.end);
+        if forward && q.contains("MATCH") { Outcome::Crash { message: "segfault".into() } } else { one_row() }
+    });
+    let s = run(vec![Box::new(fake)], config(dir.path(), vec![OracleKind::Crash], 40));
+    assert!(s.findings_new >= 1, "{s:?}");
+    let store = ReportStore::open(dir.path()).expect("opens");
+    for folder in store.findings().values() {
+        let case = read_case(&folder.join("case.json")).expect("case.json");
+        let original = case.original_graph.as_ref().expect("the generated graph is kept");
+        assert!(original.relationships.len() > 1);
+        assert_eq!(case.graph.relationships.len(), 1, "{:?}", case.graph.relationships);
+        assert_eq!(case.graph.nodes.len(), 2);
+        let r = &case.graph.relationships[0];
+        assert!(r.start < r.end && r.properties.is_empty(), "{r:?}");
+        assert!(case.graph.nodes.iter().all(|n| n.properties.is_empty() && n.labels.len() == 1));
+        let readme = std::fs::read_to_string(folder.join("README.md")).expect("README.md");
+        assert!(readme.contains("reduced from the generated"), "{readme}");
     }
 }
