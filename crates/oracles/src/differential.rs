@@ -8,8 +8,9 @@ use graphlancer_cypher::check::result_types;
 use graphlancer_engines::Outcome;
 use graphlancer_model::{CaseRng, Comparison, Difference, ResultSet, RowOrder, Tolerance, Value, compare};
 
+use crate::constructs::constructs;
 use crate::oracle::{BuildCx, CaseQuery, Finding, JudgeCx, Oracle, OracleKind, TestCase, Verdict};
-use crate::reduce::{column_kinds, shape};
+use crate::reduce::column_kinds;
 use crate::signature::{Fault, Signature, normalize};
 
 /// Answers compared across engines.
@@ -43,7 +44,7 @@ impl Oracle for Differential {
         }
         let order = query.order_columns.as_ref().map_or(RowOrder::Bag, |keys| RowOrder::SortedBy(keys.clone()));
         let (first_name, first) = (&cx.names[0], &outcomes[0]);
-        let clause_shape = || Some(shape(&query.ast));
+        let clause_shape = || Some(constructs(&query.ast));
         for (name, other) in cx.names.iter().zip(outcomes).skip(1) {
             let found = |fault: Fault, shape: Option<String>, summary: String| {
                 Verdict::Finding(Finding {

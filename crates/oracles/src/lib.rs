@@ -4,6 +4,7 @@
 //! is the registry.
 
 pub mod campaign;
+pub mod constructs;
 pub mod crash;
 pub mod differential;
 pub mod error;

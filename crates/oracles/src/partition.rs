@@ -26,8 +26,8 @@ use graphlancer_cypher::context::Names;
 use graphlancer_engines::Outcome;
 use graphlancer_model::{CaseRng, Comparison, ResultSet, RowOrder, Tolerance, Value, compare};
 
+use crate::constructs::constructs;
 use crate::oracle::{BuildCx, CaseQuery, Finding, JudgeCx, Oracle, OracleKind, TestCase, Verdict};
-use crate::reduce::shape;
 use crate::signature::{Fault, Signature};
 
 /// Ternary logic partitioning.
@@ -175,7 +175,7 @@ impl Oracle for Partition {
                         oracle: OracleKind::Partition,
                         engines: vec![name.clone()],
                         fault: Fault::Relation { name: "partition".into(), how: how.into() },
-                        shape: Some(shape(&case.queries[0].ast)),
+                        shape: Some(constructs(&case.queries[0].ast)),
                     },
                     summary: format!(
                         "{name}: the query's {what} differ from those of its three partitions on p ({} against {} rows)",

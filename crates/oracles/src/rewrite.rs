@@ -48,9 +48,9 @@ use graphlancer_engines::Outcome;
 use graphlancer_model::{CaseRng, Comparison, Difference, ResultSet, RowOrder, Tolerance, Value, compare};
 use rand::Rng;
 
+use crate::constructs::constructs;
 use crate::oracle::{BuildCx, CaseQuery, JudgeCx, Oracle, OracleKind, TestCase, Verdict};
 use crate::partition::writes;
-use crate::reduce::shape;
 use crate::relation::{NO_ROWS, broken, rows_of};
 
 /// Equivalent and subset rewrites.
@@ -616,7 +616,7 @@ fn with_star(q: &Query, cx: &BuildCx<'_, '_>) -> Option<Query> {
 
 /// A rewrite relation broken on `engine`, signed by the source's clause sequence.
 fn rewrite_broken(engine: &str, case: &TestCase, how: &str, summary: String, words: String) -> Verdict {
-    broken(OracleKind::Rewrite, engine, &case.relation, how, Some(shape(&case.queries[0].ast)), summary, words)
+    broken(OracleKind::Rewrite, engine, &case.relation, how, Some(constructs(&case.queries[0].ast)), summary, words)
 }
 
 #[cfg(test)]

@@ -94,7 +94,9 @@ pub struct Signature {
     pub engines: Vec<String>,
     /// What kind of wrong it is.
     pub fault: Fault,
-    /// The clause sequence, where the fault alone is too coarse.
+    /// Where the fault alone is too coarse: the constructs the query uses
+    /// ([`crate::constructs::constructs`]); after reduction, those the
+    /// finding needs.
     pub shape: Option<String>,
 }
 
