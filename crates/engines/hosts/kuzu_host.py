@@ -11,11 +11,17 @@ may write is answered, then followed by a reload from that script, which
 leaves every query the graph as generated.
 """
 
+import atexit
 import decimal
 import importlib
+import importlib.metadata
 import json
 import math
+import os
+import re
+import shutil
 import sys
+import tempfile
 
 MARK = "@@graphlancer-host@@ "
 I64_MIN, I64_MAX = -(2**63), 2**63 - 1
@@ -28,7 +34,20 @@ class Undecodable(Exception):
 class Host:
     def __init__(self, module_name):
         self.lib = importlib.import_module(module_name)
-        self.version = getattr(self.lib, "__version__", "unknown")
+        # Kuzu 0.1 has no __version__.
+        self.version = getattr(self.lib, "__version__", None) or package_version(module_name)
+        # Kuzu before 0.6 has no in-memory database: ":memory:" is a folder
+        # name there. Such a release keeps its database in the scratch
+        # folder graphlancer gives the host and removes after killing it.
+        self.scratch = None
+        if numeric(self.version) < (0, 6):
+            self.scratch = os.environ.get("GRAPHLANCER_HOST_SCRATCH")
+            if not self.scratch:
+                self.scratch = tempfile.mkdtemp(prefix="graphlancer-kuzu-")
+                atexit.register(shutil.rmtree, self.scratch, True)
+        # Relationship tables of a table group (Kuzu before 0.8), by the
+        # group's name: `T1_L0_L1` answers as `T1`.
+        self.groups = {}
         self.script = []
         self.db = None
         self.conn = None
@@ -43,12 +62,24 @@ class Host:
         self.conn = None
         self.db = None
         self.timeout_ms = None
-        # An in-memory database: nothing to clean up when the host dies.
-        self.db = self.lib.Database(":memory:")
+        if self.scratch is None:
+            # An in-memory database: nothing to clean up when the host dies.
+            self.db = self.lib.Database(":memory:")
+        else:
+            path = os.path.join(self.scratch, "db")
+            shutil.rmtree(path, ignore_errors=True)
+            if os.path.exists(path):
+                os.remove(path)
+            self.db = self.lib.Database(path)
         # One thread: with more, some answers change from run to run (seen on
         # Kuzu 0.11.3 after OPTIONAL MATCH), which would be false alarms.
         self.conn = self.lib.Connection(self.db, num_threads=1)
+        self.groups = {}
         for statement in self.script:
+            group = GROUP.match(statement)
+            if group:
+                for src, dst in re.findall(r"FROM\s+(\w+)\s+TO\s+(\w+)", statement):
+                    self.groups[f"{group.group(1)}_{src}_{dst}"] = group.group(1)
             self.conn.execute(statement)
         self.identities = {}
         if self.script:
@@ -139,11 +170,31 @@ class Host:
     def rel(self, d):
         reserved = {k.lower(): v for k, v in d.items() if k.startswith("_")}
         return {
-            "type": reserved["_label"],
+            "type": self.groups.get(reserved["_label"], reserved["_label"]),
             "properties": self.properties(d),
             "start": self.identities.get(internal_key(reserved["_src"])),
             "end": self.identities.get(internal_key(reserved["_dst"])),
         }
+
+
+GROUP = re.compile(r"CREATE REL TABLE GROUP\s+(\w+)\s*\(")
+
+
+def package_version(module_name):
+    try:
+        return importlib.metadata.version(module_name)
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def numeric(version):
+    """(0, 4, 2) for "0.4.2"; unknown parts end the tuple."""
+    parts = []
+    for p in version.split("."):
+        if not p.isdigit():
+            break
+        parts.append(int(p))
+    return tuple(parts)
 
 
 def is_null_entity(d):

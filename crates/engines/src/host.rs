@@ -208,13 +208,21 @@ pub struct HostProcess {
     stdin: ChildStdin,
     replies: Receiver<String>,
     stderr_tail: Arc<Mutex<VecDeque<String>>>,
+    /// A folder the host may keep files in (an engine without an in-memory
+    /// database); removed after the host is killed, which it always is.
+    _scratch: tempfile::TempDir,
 }
+
+/// The environment variable that names a host's scratch folder.
+pub const SCRATCH_ENV: &str = "GRAPHLANCER_HOST_SCRATCH";
 
 impl HostProcess {
     /// Starts the host.
     pub fn spawn(cmd: &HostCommand) -> std::io::Result<Self> {
+        let scratch = tempfile::Builder::new().prefix("graphlancer-host-").tempdir()?;
         let mut child = Command::new(&cmd.program)
             .args(&cmd.args)
+            .env(SCRATCH_ENV, scratch.path())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -244,7 +252,7 @@ impl HostProcess {
                 }
             }
         });
-        Ok(Self { child, stdin, replies, stderr_tail })
+        Ok(Self { child, stdin, replies, stderr_tail, _scratch: scratch })
     }
 
     /// The host's process id.

@@ -261,7 +261,7 @@ pub fn open(spec: &EngineSpec, options: &OpenOptions) -> Result<Box<dyn Engine>,
                 name: spec.to_string(),
                 engine,
                 dialect: "kuzu",
-                load: LoadForm::Script(ScriptDialect::Kuzu),
+                load: LoadForm::Script(kuzu_script(*family, version)),
             };
             Box::new(HostedEngine::start(kind, HostCommand::python(python, engine))?)
         }
@@ -272,6 +272,16 @@ pub fn open(spec: &EngineSpec, options: &OpenOptions) -> Result<Box<dyn Engine>,
             Box::new(FalkorDb::connect(address)?.with_settings(*settings))
         }
     })
+}
+
+/// The creation script a Kuzu-family release reads: Kuzu before 0.8 has
+/// no relationship table over several label pairs, only table groups.
+pub fn kuzu_script(family: KuzuFamily, version: &str) -> ScriptDialect {
+    let number: Vec<u64> = version.split('.').map_while(|p| p.parse().ok()).collect();
+    match family {
+        KuzuFamily::Kuzu if number.as_slice() < [0, 8].as_slice() => ScriptDialect::KuzuRelGroups,
+        _ => ScriptDialect::Kuzu,
+    }
 }
 
 #[cfg(test)]

@@ -21,13 +21,18 @@ pub enum ScriptDialect {
     /// relationship table per type with its label pairs, then the data. Needs
     /// one label per node.
     Kuzu,
+    /// Kuzu before 0.8: a relationship type with several label pairs is a
+    /// `REL TABLE GROUP`, whose relationships are created through the table
+    /// of their pair (`T1_L0_L1`; Kuzu 0.1 accepts nothing else).
+    KuzuRelGroups,
 }
 
 /// Renders the statements that create `graph` in an empty database, in order.
 pub fn creation_script(graph: &Graph, dialect: ScriptDialect) -> Vec<String> {
     match dialect {
         ScriptDialect::Cypher => cypher_create(graph),
-        ScriptDialect::Kuzu => kuzu_create(graph),
+        ScriptDialect::Kuzu => kuzu_create(graph, false),
+        ScriptDialect::KuzuRelGroups => kuzu_create(graph, true),
     }
 }
 
@@ -49,7 +54,13 @@ fn kuzu_columns(out: &mut String, schema: &Schema, keys: &[String]) {
     }
 }
 
-fn kuzu_create(graph: &Graph) -> Vec<String> {
+/// The relationship table a relationship of `rel_type` from `from` to `to`
+/// is created in, where the type is a table group.
+pub fn kuzu_group_table(rel_type: &str, from: &str, to: &str) -> String {
+    format!("{rel_type}_{from}_{to}")
+}
+
+fn kuzu_create(graph: &Graph, groups: bool) -> Vec<String> {
     let schema = &graph.schema;
     let mut out = Vec::new();
     for label in &schema.labels {
@@ -58,8 +69,11 @@ fn kuzu_create(graph: &Graph) -> Vec<String> {
         let _ = write!(ddl, ", PRIMARY KEY({ID_PROPERTY}))");
         out.push(ddl);
     }
+    let literal = if groups { kuzu_positional_literal } else { kuzu_literal };
+    let grouped = |t: &str| groups && schema.rel_types.iter().any(|r| r.name == t && r.endpoints.len() > 1);
     for t in &schema.rel_types {
-        let mut ddl = format!("CREATE REL TABLE {}(", quote_identifier(&t.name));
+        let table = if grouped(&t.name) { "REL TABLE GROUP" } else { "REL TABLE" };
+        let mut ddl = format!("CREATE {table} {}(", quote_identifier(&t.name));
         for (a, b) in &t.endpoints {
             let _ = write!(ddl, "FROM {} TO {}, ", quote_identifier(a), quote_identifier(b));
         }
@@ -72,22 +86,23 @@ fn kuzu_create(graph: &Graph) -> Vec<String> {
     for n in &graph.nodes {
         let label = n.labels.first().map_or(String::new(), |l| quote_identifier(l));
         let mut s = format!("CREATE (:{label} ");
-        property_map_with(&mut s, n.id, &n.properties, kuzu_literal);
+        property_map_with(&mut s, n.id, &n.properties, literal);
         s.push(')');
         out.push(s);
     }
-    let label_of =
-        |id: i64| graph.node(id).and_then(|n| n.labels.first()).map_or(String::new(), |l| quote_identifier(l));
+    let label_of = |id: i64| graph.node(id).and_then(|n| n.labels.first()).map_or("", |l| l.as_str());
     for r in &graph.relationships {
+        let (from, to) = (label_of(r.start), label_of(r.end));
+        let table = if grouped(&r.rel_type) { kuzu_group_table(&r.rel_type, from, to) } else { r.rel_type.clone() };
         let mut s = format!(
             "MATCH (a:{} {{{ID_PROPERTY}: {}}}), (b:{} {{{ID_PROPERTY}: {}}}) CREATE (a)-[:{} ",
-            label_of(r.start),
+            quote_identifier(from),
             r.start,
-            label_of(r.end),
+            quote_identifier(to),
             r.end,
-            quote_identifier(&r.rel_type)
+            quote_identifier(&table)
         );
-        property_map_with(&mut s, r.id, &r.properties, kuzu_literal);
+        property_map_with(&mut s, r.id, &r.properties, literal);
         s.push_str("]->(b)");
         out.push(s);
     }
@@ -147,6 +162,19 @@ fn kuzu_literal(v: &Value) -> String {
     match v {
         Value::String(s) => quote(s, false),
         other => render_literal(other),
+    }
+}
+
+/// Kuzu before 0.7 reads no exponent in a float literal: `-2.5e16` is
+/// written out in full (Rust's `Display` of a float never uses one, and
+/// gives the shortest digits that read back to the same float).
+fn kuzu_positional_literal(v: &Value) -> String {
+    match v {
+        Value::Float(x) if x.is_finite() => {
+            let text = x.to_string();
+            if text.contains('.') { text } else { text + ".0" }
+        }
+        other => kuzu_literal(other),
     }
 }
 

@@ -435,7 +435,10 @@ pub fn repro_files(case: &Case) -> Vec<(&'static str, String)> {
     let first = case.engines.first().map_or(ScriptDialect::Cypher, |e| e.script);
     let mut files = vec![("repro.cypher", repro(case, first))];
     if let Some(other) = case.engines.iter().map(|e| e.script).find(|d| *d != first) {
-        let name = if other == ScriptDialect::Kuzu { "repro-kuzu.cypher" } else { "repro-neo4j.cypher" };
+        let name = match other {
+            ScriptDialect::Kuzu | ScriptDialect::KuzuRelGroups => "repro-kuzu.cypher",
+            ScriptDialect::Cypher => "repro-neo4j.cypher",
+        };
         files.push((name, repro(case, other)));
     }
     files

@@ -14,6 +14,22 @@ fn start(spec: &str) -> Box<dyn Engine> {
     open(&spec, &OpenOptions { host_command: grafeo_host() }).expect("host starts")
 }
 
+/// Releases across the Kuzu family's history, oldest first: Kuzu before 0.6
+/// has no in-memory database, before 0.7 no float exponent, before 0.8 no
+/// relationship table over several label pairs; LadybugDB's oldest and
+/// newest releases.
+const RELEASES: [&str; 9] = [
+    "kuzu@0.1.0",
+    "kuzu@0.4.2",
+    "kuzu@0.6.0",
+    "kuzu@0.7.1",
+    "kuzu@0.8.2",
+    "kuzu@0.10.0",
+    "kuzu@0.11.3",
+    "ladybug@0.15.3",
+    "ladybug@0.22.0",
+];
+
 /// A graph Kuzu can hold: one label a node.
 fn kuzu_graph(seed: u64, nodes: usize, relationships: usize) -> Graph {
     let config = GraphConfig { nodes, relationships, second_label_probability: 0.0, ..GraphConfig::default() };
@@ -147,4 +163,33 @@ fn a_killed_or_stopped_host_is_a_crash_or_timeout_and_the_next_query_works() {
     );
     assert_ne!(db.host_pid(), Some(pid));
     assert_eq!(node_count(&mut db), Value::Int(10));
+}
+
+/// Every release loads the generated graph exactly, reads it back, writes
+/// without keeping the write, and classifies an error.
+#[test]
+fn every_release_loads_reads_writes_and_errors() {
+    let g = kuzu_graph(12, 60, 120);
+    assert!(g.schema.rel_types.iter().any(|t| t.endpoints.len() > 1), "a type over several label pairs");
+    let expected_rels = ResultSet::new(vec!["r".into()], g.relationships.iter().map(|r| vec![r.to_value()]).collect());
+    let opts = ExecOptions::default();
+    for spec in RELEASES {
+        let mut db = start(spec);
+        assert_eq!(Some(db.version()), spec.split('@').nth(1), "the host reports the installed version");
+        db.load(&g).unwrap_or_else(|e| panic!("{spec} loads: {e}"));
+        let got = rows(db.execute("MATCH ()-[r]->() RETURN r", &opts).expect("runs"));
+        assert_eq!(
+            compare(&got, &expected_rels, &RowOrder::Bag, Tolerance::default()),
+            Comparison::Equal,
+            "{spec} disagrees with the generated relationships"
+        );
+        let label = &g.nodes[0].labels[0];
+        let wrote = rows(db.execute(&format!("CREATE (:{label} {{gid: 100000}}) RETURN 1 AS x"), &opts).expect("runs"));
+        assert_eq!(wrote.rows, vec![vec![Value::Int(1)]], "{spec}");
+        assert_eq!(node_count(db.as_mut()), Value::Int(g.nodes.len() as i64), "{spec} keeps no write");
+        match db.execute("RETURN nosuchfunction(1) AS x", &opts).expect("runs") {
+            Outcome::Error { class: ErrorClass::Semantic, .. } => {}
+            other => panic!("{spec}: an unknown function is a semantic error, not {other:?}"),
+        }
+    }
 }
