@@ -85,6 +85,18 @@ enum Command {
         #[arg(long, default_value = "10m", value_parser = parse_duration)]
         time: Duration,
     },
+    /// Finds which released versions of an engine show a finding (kuzu,
+    /// ladybug; installed as needed) and writes it into the report.
+    Bisect {
+        /// The finding's folder (with case.json).
+        dir: std::path::PathBuf,
+        /// The engine family whose releases to try.
+        #[arg(long)]
+        engine: String,
+        /// Per-query timeout.
+        #[arg(long, default_value = "10s", value_parser = parse_duration)]
+        timeout: Duration,
+    },
     /// Lists the engine specs graphlancer knows, what each needs and whether
     /// it is installed; with specs named, opens each and says if it answers.
     Engines {
@@ -293,6 +305,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Run(args) => run::run(args),
         Command::Engines { specs, json } => engines::run(&specs, json),
         Command::Replay { dir, timeout } => run::replay(&dir, timeout),
+        Command::Bisect { dir, engine, timeout } => run::bisect(&dir, &engine, timeout),
         Command::Reduce { dir, timeout, candidates, time } => {
             run::reduce(&dir, timeout, graphlancer_oracles::reduce::Limits { candidates, time })
         }

@@ -381,6 +381,120 @@ pub(crate) fn reduce(dir: &Path, timeout: Duration, limits: Limits) -> Result<Ex
     Ok(ExitCode::SUCCESS)
 }
 
+/// `graphlancer bisect DIR --engine FAMILY`: which released versions of
+/// the Kuzu-family engine of a finding show it. The case's last engine of
+/// that family is replaced by each version tried (installed as needed); a
+/// version shows the finding when the finding's oracle judges the same kind
+/// of wrong answer. Releases are assumed to change behaviour once between
+/// the oldest and the case's own version, which a binary search finds.
+pub(crate) fn bisect(dir: &Path, family: &str, timeout: Duration) -> Result<ExitCode> {
+    use graphlancer_engines::install::{engines_dir, released_versions};
+    use graphlancer_oracles::report::{Bisection, rewrite};
+
+    if family != "kuzu" && family != "ladybug" {
+        anyhow::bail!("bisect knows the released versions of kuzu and ladybug, not '{family}'");
+    }
+    let mut case = read_case(&dir.join("case.json"))?;
+    let Some(at) = case.engines.iter().rposition(|e| e.spec.split('@').next() == Some(family)) else {
+        anyhow::bail!("the finding in {} was not made on {family}", dir.display());
+    };
+    let own = case.engines[at].spec.split('@').nth(1).unwrap_or_default().to_owned();
+    let versions = released_versions(family).map_err(anyhow::Error::msg)?;
+    let Some(k) = versions.iter().position(|v| *v == own) else {
+        anyhow::bail!("{family} {own} is not among the released versions ({})", versions.join(", "));
+    };
+    let installs = engines_dir("kuzu")?;
+    let family_of = |f: &graphlancer_oracles::Signature| (f.oracle, f.family().fault);
+    let wanted = family_of(&case.signature);
+    let test_case = case.test_case();
+    let exec = ExecOptions { timeout, ..ExecOptions::default() };
+    let mut tried: Vec<(String, bool)> = Vec::new();
+    let mut unusable: Vec<String> = Vec::new();
+    let mut shows = |version: &str| -> Result<bool> {
+        if let Some((_, s)) = tried.iter().find(|(v, _)| v == version) {
+            return Ok(*s);
+        }
+        eprintln!("bisect: {family}@{version}");
+        installs.install_venv(family, version).map_err(anyhow::Error::msg)?;
+        let mut specs: Vec<EngineSpec> = case.engines.iter().map(|e| e.spec.parse()).collect::<Result<_, _>>()?;
+        specs[at] = format!("{family}@{version}").parse()?;
+        let names: Vec<String> = specs.iter().map(ToString::to_string).collect();
+        // A release that does not start (a placeholder package, an API of
+        // its own) does not show the finding either.
+        let mut engines = match open_all(&specs) {
+            Ok(e) => e,
+            Err(e) => {
+                eprintln!("bisect: {family}@{version} does not start: {}", e.to_string().lines().next().unwrap_or(""));
+                unusable.push(version.to_owned());
+                tried.push((version.to_owned(), false));
+                return Ok(false);
+            }
+        };
+        let mut outcomes = vec![Vec::new(); test_case.queries.len()];
+        for e in &mut engines {
+            // A release that cannot hold the graph does not show the finding.
+            if e.load(&case.graph).is_err() {
+                tried.push((version.to_owned(), false));
+                return Ok(false);
+            }
+            for (q, row) in test_case.queries.iter().zip(&mut outcomes) {
+                row.push(e.execute(&q.text, &exec)?);
+            }
+        }
+        let judge = JudgeCx { names: &names, schema: &case.graph.schema };
+        let shown = matches!(oracle(case.oracle).judge(&judge, &test_case, &outcomes),
+            Verdict::Finding(f) if family_of(&f.signature) == wanted);
+        tried.push((version.to_owned(), shown));
+        Ok(shown)
+    };
+    if !shows(&versions[k])? {
+        println!("does not reproduce on {family}@{own}: nothing to bisect");
+        return Ok(ExitCode::from(1));
+    }
+    let (first, last_not) = if shows(&versions[0])? {
+        (0, None)
+    } else {
+        let (mut lo, mut hi) = (0, k);
+        while hi - lo > 1 {
+            let mid = (lo + hi) / 2;
+            if shows(&versions[mid])? { hi = mid } else { lo = mid }
+        }
+        (hi, Some(lo))
+    };
+    let newest = versions.len() - 1;
+    let fixed = if k < newest && !shows(&versions[newest])? {
+        let (mut lo, mut hi) = (k, newest);
+        while hi - lo > 1 {
+            let mid = (lo + hi) / 2;
+            if shows(&versions[mid])? { lo = mid } else { hi = mid }
+        }
+        Some(versions[hi].clone())
+    } else {
+        None
+    };
+    tried.sort_by_key(|(v, _)| versions.iter().position(|x| x == v));
+    // A release that does not start says nothing about where the finding began.
+    let last_not = last_not.filter(|&i| !unusable.contains(&versions[i]));
+    let b = Bisection {
+        engine: family.to_owned(),
+        replaced: case.engines[at].spec.clone(),
+        tried,
+        first_showing: Some(versions[first].clone()),
+        last_not_showing: last_not.map(|i| versions[i].clone()),
+        fixed_in: fixed,
+        cannot_start: unusable,
+    };
+    println!(
+        "{family}: first shown by {}{}{}",
+        versions[first],
+        b.last_not_showing.as_ref().map_or_else(|| " (the oldest release)".to_owned(), |v| format!(", not by {v}")),
+        b.fixed_in.as_ref().map_or_else(String::new, |v| format!("; gone in {v}"))
+    );
+    case.bisection = Some(b);
+    rewrite(dir, &case)?;
+    Ok(ExitCode::SUCCESS)
+}
+
 /// `graphlancer bench overhead`: graphlancer's own share of a campaign's
 /// wall time against FalkorDB, measured against a bare client that replays
 /// the very loads and queries the campaign sent.

@@ -88,3 +88,65 @@ pub fn engines_dir(engine: &'static str) -> Result<EnginesDir, EngineError> {
         detail: format!("no .engines/ folder found above the working directory and {ENGINES_DIR_VAR} is not set"),
     })
 }
+
+impl EnginesDir {
+    /// Installs `package` at `version` into its own virtualenv, as the setup
+    /// script does (`.engines/PACKAGE-VERSION/`, stamped when complete); a
+    /// complete one is left alone.
+    pub fn install_venv(&self, package: &str, version: &str) -> Result<(), String> {
+        let dir = self.0.join(format!("{package}-{version}"));
+        if dir.join(".installed").is_file() {
+            return Ok(());
+        }
+        let run = |program: &Path, args: &[&str]| -> Result<(), String> {
+            let out = std::process::Command::new(program)
+                .args(args)
+                .output()
+                .map_err(|e| format!("cannot run {}: {e}", program.display()))?;
+            if out.status.success() {
+                Ok(())
+            } else {
+                Err(format!(
+                    "{} {}: {}",
+                    program.display(),
+                    args.join(" "),
+                    String::from_utf8_lossy(&out.stderr).trim()
+                ))
+            }
+        };
+        let _ = std::fs::remove_dir_all(&dir);
+        let dir_text = dir.to_string_lossy().into_owned();
+        run(Path::new("python3"), &["-m", "venv", &dir_text])?;
+        let pinned = format!("{package}=={version}");
+        let installed = run(
+            &dir.join("bin").join("python"),
+            &["-m", "pip", "install", "--quiet", "--disable-pip-version-check", &pinned],
+        );
+        if let Err(e) = installed {
+            let _ = std::fs::remove_dir_all(&dir);
+            return Err(e);
+        }
+        std::fs::write(dir.join(".installed"), "").map_err(|e| e.to_string())
+    }
+}
+
+/// The final releases of a Python package, oldest first, as the package
+/// index lists them (pre-releases and development builds left out).
+pub fn released_versions(package: &str) -> Result<Vec<String>, String> {
+    let out = std::process::Command::new("python3")
+        .args(["-m", "pip", "index", "versions", package, "--disable-pip-version-check"])
+        .output()
+        .map_err(|e| format!("cannot run python3 -m pip: {e}"))?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let listed = text.lines().find_map(|l| l.strip_prefix("Available versions:")).ok_or_else(|| {
+        format!("the package index lists no versions of {package}: {}", String::from_utf8_lossy(&out.stderr).trim())
+    })?;
+    let mut versions: Vec<(Vec<u64>, String)> = listed
+        .split(',')
+        .map(str::trim)
+        .filter_map(|v| v.split('.').map(|p| p.parse().ok()).collect::<Option<Vec<u64>>>().map(|n| (n, v.to_owned())))
+        .collect();
+    versions.sort();
+    versions.dedup();
+    Ok(versions.into_iter().map(|(_, v)| v).collect())
+}

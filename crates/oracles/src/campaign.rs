@@ -624,6 +624,7 @@ impl Campaign {
             graph,
             original_graph,
             reduction: state,
+            bisection: None,
             shape: String::new(),
             column_kinds: Vec::new(),
             role: String::new(),

@@ -73,6 +73,10 @@ pub struct Case {
     /// How far reduction got.
     #[serde(default)]
     pub reduction: ReductionState,
+    /// Which released versions of an engine show the finding
+    /// (`graphlancer bisect`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bisection: Option<Bisection>,
     /// What the first query is in its group (`source`, ...).
     pub role: String,
     /// The query text: the reduced query when reduction found a smaller one.
@@ -102,6 +106,27 @@ pub struct Case {
 
 fn yes() -> bool {
     true
+}
+
+/// Which released versions of one engine show a finding: each version
+/// tried, and the boundaries found.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Bisection {
+    /// The engine family bisected, e.g. `kuzu`.
+    pub engine: String,
+    /// The engine of the case that was replaced by each version.
+    pub replaced: String,
+    /// Every version tried, with whether it showed the finding.
+    pub tried: Vec<(String, bool)>,
+    /// The oldest release that shows it.
+    pub first_showing: Option<String>,
+    /// The newest release before that one that does not.
+    pub last_not_showing: Option<String>,
+    /// The first release after the case's own that no longer shows it.
+    pub fixed_in: Option<String>,
+    /// Releases tried that do not start (placeholders, another API).
+    #[serde(default)]
+    pub cannot_start: Vec<String>,
 }
 
 /// How far a finding's reduction got.
@@ -537,6 +562,36 @@ fn readme(case: &Case, dir: &Path) -> String {
         }
         s.push('\n');
         outcomes_section(&mut s, case, &q.outcomes, "###");
+    }
+    if let Some(b) = &case.bisection {
+        let _ = writeln!(s, "## Releases of {} (in place of {})\n", b.engine, b.replaced);
+        match (&b.first_showing, &b.last_not_showing) {
+            (Some(first), Some(last)) => {
+                let _ = writeln!(s, "First shown by {first}; {last}, the release before, does not show it.");
+            }
+            (Some(first), None) => {
+                let _ = writeln!(s, "Shown by every release tried from the oldest that starts, {first}.");
+            }
+            _ => s.push_str("No release tried shows it.\n"),
+        }
+        if let Some(fixed) = &b.fixed_in {
+            let _ = writeln!(s, "Gone in {fixed}.");
+        }
+        let tried: Vec<String> = b
+            .tried
+            .iter()
+            .map(|(v, shown)| {
+                let what = if *shown {
+                    "shows it"
+                } else if b.cannot_start.contains(v) {
+                    "does not start"
+                } else {
+                    "does not"
+                };
+                format!("{v} {what}")
+            })
+            .collect();
+        let _ = writeln!(s, "\nTried: {}.\n", tried.join(", "));
     }
     let _ = writeln!(s, "Replay: `graphlancer replay {}`", dir.display());
     s
