@@ -235,18 +235,7 @@ impl Reducer<'_> {
         // The engines hold the campaign's graph until the first candidate loads.
         let queries = queries_of(case, &state.group);
         let nodes: Vec<i64> = state.graph.nodes.iter().map(|n| n.id).collect();
-        let keep = self.ddmin(
-            nodes,
-            state,
-            run,
-            |g, keep| {
-                g.nodes.retain(|n| keep.contains(&n.id));
-                g.relationships.retain(|r| keep.contains(&r.start) && keep.contains(&r.end));
-            },
-            &queries,
-            case,
-            family,
-        )?;
+        let keep = self.ddmin(nodes, state, run, keep_nodes, &queries, case, family)?;
         keep_nodes(&mut state.graph, &keep);
         let rels: Vec<i64> = state.graph.relationships.iter().map(|r| r.id).collect();
         let keep = self.ddmin(
