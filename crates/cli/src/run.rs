@@ -208,6 +208,19 @@ fn read_config(text: &str, preset: Preset) -> Result<Config> {
     Ok((generator, weights, limits))
 }
 
+/// Every engine's outcome on each query of `case`, on the graph they hold.
+fn run_case(
+    engines: &mut [Box<dyn Engine>],
+    case: &graphlancer_oracles::TestCase,
+    exec: &ExecOptions,
+) -> Result<Vec<Vec<graphlancer_engines::Outcome>>> {
+    let mut outcomes = Vec::with_capacity(case.queries.len());
+    for q in &case.queries {
+        outcomes.push(engines.iter_mut().map(|e| e.execute(&q.text, exec)).collect::<Result<Vec<_>, _>>()?);
+    }
+    Ok(outcomes)
+}
+
 fn open_all(specs: &[EngineSpec]) -> Result<Vec<Box<dyn Engine>>> {
     let options = crate::open_options()?;
     specs.iter().map(|s| Ok(graphlancer_engines::open(s, &options)?)).collect()
@@ -268,14 +281,10 @@ pub(crate) fn replay(dir: &Path, timeout: Duration) -> Result<ExitCode> {
     let specs: Vec<EngineSpec> = case.engines.iter().map(|e| e.spec.parse()).collect::<Result<_, _>>()?;
     let mut engines = open_all(&specs)?;
     let case_queries = case.test_case();
-    let opts = ExecOptions { timeout, ..ExecOptions::default() };
-    let mut outcomes = vec![Vec::new(); case_queries.queries.len()];
     for e in &mut engines {
         e.load(&case.graph)?;
-        for (q, row) in case_queries.queries.iter().zip(&mut outcomes) {
-            row.push(e.execute(&q.text, &opts)?);
-        }
     }
+    let outcomes = run_case(&mut engines, &case_queries, &ExecOptions { timeout, ..ExecOptions::default() })?;
     let names: Vec<String> = case.engines.iter().map(|e| e.spec.clone()).collect();
     let judge = JudgeCx { names: &names, schema: &case.graph.schema };
     match oracle(case.oracle).judge(&judge, &case_queries, &outcomes) {
@@ -302,21 +311,14 @@ pub(crate) fn replay(dir: &Path, timeout: Duration) -> Result<ExitCode> {
 /// `--no-reduce`, cut short by its limits, or from an older graphlancer) and
 /// writes it back; 0 when it reproduced, 1 when it did not, 2 on error.
 pub(crate) fn reduce(dir: &Path, timeout: Duration, limits: Limits) -> Result<ExitCode> {
+    use graphlancer_oracles::reduce::Reducer;
     use graphlancer_oracles::report::{ReductionState, rewrite};
-    use graphlancer_oracles::{Fault, reduce::Reducer};
 
     let mut case = read_case(&dir.join("case.json"))?;
     let specs: Vec<EngineSpec> = case.engines.iter().map(|e| e.spec.parse()).collect::<Result<_, _>>()?;
     let mut engines = open_all(&specs)?;
     let test_case = case.test_case();
     let exec = ExecOptions { timeout, ..ExecOptions::default() };
-    let run_all = |engines: &mut [Box<dyn Engine>], exec: &ExecOptions| -> Result<Vec<Vec<_>>> {
-        let mut outcomes = Vec::new();
-        for q in &test_case.queries {
-            outcomes.push(engines.iter_mut().map(|e| e.execute(&q.text, exec)).collect::<Result<Vec<_>, _>>()?);
-        }
-        Ok(outcomes)
-    };
     for e in &mut engines {
         e.load(&case.graph)?;
     }
@@ -324,7 +326,7 @@ pub(crate) fn reduce(dir: &Path, timeout: Duration, limits: Limits) -> Result<Ex
     let graph = case.graph.clone();
     let judge = JudgeCx { names: &names, schema: &graph.schema };
     let o = oracle(case.oracle);
-    let outcomes = run_all(&mut engines, &exec)?;
+    let outcomes = run_case(&mut engines, &test_case, &exec)?;
     let found = match o.judge(&judge, &test_case, &outcomes) {
         Verdict::Finding(f) if f.signature.family() == case.signature.family() => f,
         _ => {
@@ -332,38 +334,13 @@ pub(crate) fn reduce(dir: &Path, timeout: Duration, limits: Limits) -> Result<Ex
             return Ok(ExitCode::from(1));
         }
     };
-    let hang = found.signature.fault == Fault::Timeout;
     let started = std::time::Instant::now();
     let mut reducer =
         Reducer { engines: &mut engines, oracle: o.as_ref(), judge: &judge, exec: &exec, limits, graph: &graph };
-    // As in a campaign: a hang keeps its graph, and the graphs of
-    // metamorphic relations are part of what they predict.
-    let reduction =
-        reducer.reduce(&test_case, &found.signature.family(), !hang && case.oracle != OracleKind::Metamorphic)?;
-    let mut reduced = reduction.reduced;
-    if hang && let Some(r) = &reduced {
-        // A reduced hang must hang at four times the time too.
-        let longer = ExecOptions { timeout: timeout.saturating_mul(4), ..exec };
-        let still = r.case.queries.iter().any(|q| {
-            engines
-                .iter_mut()
-                .any(|e| matches!(e.execute(&q.text, &longer), Ok(graphlancer_engines::Outcome::Timeout { .. })))
-        });
-        if !still {
-            reduced = None;
-        }
-    }
+    let reduction = reducer.reduce(&test_case, &found.signature.family())?;
     let before = (case.query.len(), case.graph.nodes.len() + case.graph.relationships.len());
-    if let Some(r) = reduced {
-        case.original_query.get_or_insert_with(|| case.query.clone());
-        if r.graph != case.graph {
-            case.original_graph.get_or_insert_with(|| case.graph.clone());
-        }
-        case.graph = r.graph;
-        case.signature = r.finding.signature;
-        case.summary = r.finding.summary;
-        case.broken = r.finding.relation;
-        case.set_queries(r.case, r.outcomes);
+    if let Some(r) = reduction.reduced {
+        case.take_reduction(r);
     }
     case.reduction = if reduction.finished { ReductionState::Finished } else { ReductionState::Unfinished };
     rewrite(dir, &case)?;
@@ -430,17 +407,12 @@ pub(crate) fn bisect(dir: &Path, family: &str, timeout: Duration) -> Result<Exit
                 return Ok(false);
             }
         };
-        let mut outcomes = vec![Vec::new(); test_case.queries.len()];
-        for e in &mut engines {
-            // A release that cannot hold the graph does not show the finding.
-            if e.load(&case.graph).is_err() {
-                tried.push((version.to_owned(), false));
-                return Ok(false);
-            }
-            for (q, row) in test_case.queries.iter().zip(&mut outcomes) {
-                row.push(e.execute(&q.text, &exec)?);
-            }
+        // A release that cannot hold the graph does not show the finding.
+        if engines.iter_mut().any(|e| e.load(&case.graph).is_err()) {
+            tried.push((version.to_owned(), false));
+            return Ok(false);
         }
+        let outcomes = run_case(&mut engines, &test_case, &exec)?;
         let judge = JudgeCx { names: &names, schema: &case.graph.schema };
         let shown = matches!(oracle(case.oracle).judge(&judge, &test_case, &outcomes),
             Verdict::Finding(f) if family_of(&f.signature) == wanted);

@@ -555,9 +555,8 @@ impl Campaign {
         }
         s.relations.entry(relation).or_default().findings += 1;
         let generated_signature = finding.signature.clone();
-        let (mut ran, mut finding, mut original) = (ran, finding, None);
-        let (mut graph, mut original_graph) = (at.graph.clone(), None);
-        let mut state = ReductionState::NotTried;
+        let mut finding = finding;
+        let (mut state, mut reduced) = (ReductionState::NotTried, None);
         if let Some(known) = self.store.reduction_of(&generated_signature) {
             finding.signature = known.clone();
         } else if self.config.reduce && reproduced {
@@ -576,38 +575,17 @@ impl Campaign {
                 graph: at.graph,
             };
             let t = Instant::now();
-            // A hang is reduced on its graph: the four-times check below runs there.
-            let graph_too = !slow_check && oracle.kind() != OracleKind::Metamorphic;
-            let reduction = reducer.reduce(&ran.case, &finding.signature.family(), graph_too)?;
+            let reduction = reducer.reduce(&ran.case, &finding.signature.family())?;
             *engine_time += t.elapsed();
             s.reduction_seconds.push(t.elapsed().as_secs_f64());
             state = if reduction.finished { ReductionState::Finished } else { ReductionState::Unfinished };
-            // A hang reduced at the first bound may be a smaller query that
-            // is merely expensive: it must hang at four times the time too,
-            // or the confirmed, unreduced query is reported.
-            let reduced = match reduction.reduced {
-                Some(r) if slow_check => {
-                    let (outcomes, _) = self.rerun(&r.case, exec, engine_time)?;
-                    timed_out(&outcomes).then_some(r)
-                }
-                other => other,
-            };
-            if let Some(r) = reduced {
-                original = Some(ran.case.queries[0].text.clone());
-                if r.graph != *at.graph {
-                    original_graph = Some(at.graph.clone());
-                }
-                graph = r.graph;
-                ran = Ran { case: r.case, outcomes: r.outcomes };
-                finding = r.finding;
-            }
+            reduced = reduction.reduced;
         }
-        let signature = finding.signature.clone();
         let mut case = Case {
             format: CASE_FORMAT,
             oracle: oracle.kind(),
             oracles: self.config.oracles.clone(),
-            signature: signature.clone(),
+            signature: finding.signature,
             generated_signature,
             summary: finding.summary,
             relation: String::new(),
@@ -621,15 +599,15 @@ impl Campaign {
                 .iter()
                 .map(|e| EngineRecord { spec: e.name().into(), version: e.version().into(), script: e.script() })
                 .collect(),
-            graph,
-            original_graph,
+            graph: at.graph.clone(),
+            original_graph: None,
             reduction: state,
             bisection: None,
             shape: String::new(),
             column_kinds: Vec::new(),
             role: String::new(),
             query: String::new(),
-            original_query: original,
+            original_query: None,
             ast: graphlancer_cypher::Query { parts: Vec::new(), union_all: false },
             order_columns: None,
             outcomes: Vec::new(),
@@ -638,7 +616,10 @@ impl Campaign {
             reproduced,
         };
         case.set_queries(ran.case, ran.outcomes);
-        case.trim_rows();
+        if let Some(r) = reduced {
+            case.take_reduction(r);
+        }
+        let signature = case.signature.clone();
         let dir = match self.store.record(&case)? {
             Recorded::New(dir) => {
                 s.findings_new += 1;

@@ -101,17 +101,28 @@ impl Reducer<'_> {
     /// where each edit of the source is made to every query of the group
     /// at the place it came from, and taken only where the derived query
     /// still holds that place unchanged (so the derivation stays what it
-    /// was). The graph is reduced too when `graph_too` (not for relations
-    /// whose queries name entities of the graph or predict its counts).
-    pub fn reduce(&mut self, case: &TestCase, family: &Signature, graph_too: bool) -> Result<Reduction, EngineError> {
-        let started = Instant::now();
-        let mut run = Run { started, attempts: 0, limits: self.limits, tried: BTreeSet::new() };
+    /// was). The graph is reduced too, but for metamorphic relations (their
+    /// queries name entities of the graph and predict its counts) and for
+    /// hangs (a reduced hang must outlast four times the time on the graph
+    /// it hung on, or the reduction is dropped: a smaller query may be
+    /// merely expensive).
+    pub fn reduce(&mut self, case: &TestCase, family: &Signature) -> Result<Reduction, EngineError> {
+        let mut run = Run {
+            case,
+            family: family.clone(),
+            started: Instant::now(),
+            attempts: 0,
+            limits: self.limits,
+            tried: BTreeSet::new(),
+        };
         let Some(first) = case.queries.first() else {
             return Ok(Reduction { reduced: None, attempts: 0, finished: true });
         };
         if case.queries.len() > 1 && first.role != "source" {
             return Ok(Reduction { reduced: None, attempts: 0, finished: true });
         }
+        let hang = family.fault == crate::signature::Fault::Timeout;
+        let graph_too = !hang && self.oracle.kind() != crate::oracle::OracleKind::Metamorphic;
         let mut state = State {
             group: case
                 .queries
@@ -121,11 +132,18 @@ impl Reducer<'_> {
             graph: self.graph.clone(),
             best: None,
         };
-        let result = self.reduce_in(case, family, graph_too, &mut state, &mut run);
+        let result = self.reduce_in(graph_too, &mut state, &mut run);
         // The campaign goes on with its own graph, whatever happened.
         let reloaded = if state.graph == *self.graph { Ok(()) } else { self.load(self.graph) };
         let finished = result? && !run.spent();
         reloaded?;
+        if hang && let Some((case, _, _)) = &state.best {
+            let longer = ExecOptions { timeout: self.exec.timeout.saturating_mul(4), ..*self.exec };
+            let outcomes = self.outcomes(&case.queries, &longer)?;
+            if !outcomes.iter().flatten().any(|o| matches!(o, Outcome::Timeout { .. })) {
+                state.best = None;
+            }
+        }
         Ok(Reduction {
             reduced: state.best.map(|(case, outcomes, finding)| Reduced {
                 case,
@@ -140,38 +158,30 @@ impl Reducer<'_> {
 
     /// The reduction proper; `Ok(false)` when the replay of the reduced
     /// case did not show the finding (nothing reduced is kept then).
-    fn reduce_in(
-        &mut self,
-        case: &TestCase,
-        family: &Signature,
-        graph_too: bool,
-        state: &mut State,
-        run: &mut Run,
-    ) -> Result<bool, EngineError> {
+    fn reduce_in(&mut self, graph_too: bool, state: &mut State, run: &mut Run<'_>) -> Result<bool, EngineError> {
         // Whole clauses first, then the graph: every later candidate runs
         // faster on a small graph.
-        self.queries(case, family, state, run, true)?;
+        self.queries(state, run, true)?;
         if graph_too && !run.spent() {
-            self.graph_of(case, family, state, run)?;
+            self.graph_of(state, run)?;
         }
-        self.queries(case, family, state, run, false)?;
+        self.queries(state, run, false)?;
         if graph_too && !run.spent() {
             let before = state.graph.clone();
-            self.graph_of(case, family, state, run)?;
+            self.graph_of(state, run)?;
             if state.graph != before {
                 // A smaller graph may let more of the query go.
-                self.queries(case, family, state, run, false)?;
+                self.queries(state, run, false)?;
             }
         }
         if state.best.is_none() {
             return Ok(true);
         }
-        self.rename(case, family, state, run)?;
+        self.rename(state, run)?;
         // The replay: a fresh load of the reduced graph, the reduced case on
         // every engine, the same family of finding.
         self.load(&state.graph)?;
-        let queries = queries_of(case, &state.group);
-        let replay = self.trial(case, queries, family)?;
+        let replay = self.trial(run, queries_of(run.case, &state.group))?;
         if replay.is_none() {
             state.best = None;
             state.graph = self.graph.clone();
@@ -185,14 +195,7 @@ impl Reducer<'_> {
 
     /// Query edits until none applies; with `coarse`, only whole parts,
     /// clauses and pattern parts.
-    fn queries(
-        &mut self,
-        case: &TestCase,
-        family: &Signature,
-        state: &mut State,
-        run: &mut Run,
-        coarse: bool,
-    ) -> Result<(), EngineError> {
+    fn queries(&mut self, state: &mut State, run: &mut Run<'_>, coarse: bool) -> Result<(), EngineError> {
         let coarse_edit =
             |e: &Edit| matches!(e, Edit::Part(_) | Edit::Clause(_, ClauseEdit::Remove | ClauseEdit::Pattern(_)));
         'improve: loop {
@@ -208,12 +211,12 @@ impl Reducer<'_> {
                 if group.iter().any(|c| result_types(&c.query, self.judge.schema).is_err()) {
                     continue;
                 }
-                let queries = queries_of(case, &group);
+                let queries = queries_of(run.case, &group);
                 if !run.tried.insert(queries.iter().map(|q| q.text.clone()).collect::<Vec<_>>().join("\n")) {
                     continue;
                 }
                 run.attempts += 1;
-                if let Some(found) = self.trial(case, queries, family)? {
+                if let Some(found) = self.trial(run, queries)? {
                     state.group = group;
                     state.best = Some(found);
                     continue 'improve;
@@ -225,29 +228,11 @@ impl Reducer<'_> {
 
     /// Delta debugging over the graph: nodes (with their relationships),
     /// relationships, properties, then extra labels.
-    fn graph_of(
-        &mut self,
-        case: &TestCase,
-        family: &Signature,
-        state: &mut State,
-        run: &mut Run,
-    ) -> Result<(), EngineError> {
-        // The engines hold the campaign's graph until the first candidate loads.
-        let queries = queries_of(case, &state.group);
+    fn graph_of(&mut self, state: &mut State, run: &mut Run<'_>) -> Result<(), EngineError> {
         let nodes: Vec<i64> = state.graph.nodes.iter().map(|n| n.id).collect();
-        let keep = self.ddmin(nodes, state, run, keep_nodes, &queries, case, family)?;
-        keep_nodes(&mut state.graph, &keep);
+        self.ddmin(nodes, state, run, keep_nodes)?;
         let rels: Vec<i64> = state.graph.relationships.iter().map(|r| r.id).collect();
-        let keep = self.ddmin(
-            rels,
-            state,
-            run,
-            |g, keep| g.relationships.retain(|r| keep.contains(&r.id)),
-            &queries,
-            case,
-            family,
-        )?;
-        state.graph.relationships.retain(|r| keep.contains(&r.id));
+        self.ddmin(rels, state, run, |g, keep| g.relationships.retain(|r| keep.contains(&r.id)))?;
         let props: Vec<(i64, String)> = state
             .graph
             .nodes
@@ -255,8 +240,7 @@ impl Reducer<'_> {
             .flat_map(|n| n.properties.keys().map(move |k| (n.id, k.clone())))
             .chain(state.graph.relationships.iter().flat_map(|r| r.properties.keys().map(move |k| (r.id, k.clone()))))
             .collect();
-        let keep = self.ddmin(props, state, run, keep_properties, &queries, case, family)?;
-        keep_properties(&mut state.graph, &keep);
+        self.ddmin(props, state, run, keep_properties)?;
         let labels: Vec<(i64, String)> = state
             .graph
             .nodes
@@ -264,26 +248,21 @@ impl Reducer<'_> {
             .filter(|n| n.labels.len() > 1)
             .flat_map(|n| n.labels.iter().map(move |l| (n.id, l.clone())))
             .collect();
-        let keep =
-            self.ddmin(labels.clone(), state, run, |g, keep| keep_labels(g, &labels, keep), &queries, case, family)?;
-        keep_labels(&mut state.graph, &labels, &keep);
-        Ok(())
+        self.ddmin(labels.clone(), state, run, |g, keep| keep_labels(g, &labels, keep))
     }
 
-    /// The smallest subset of `items` (ddmin: chunks removed, the chunk
-    /// size halved when none can go) whose graph, made by `keep` from the
-    /// current one, still shows the finding.
-    #[expect(clippy::too_many_arguments, reason = "one place passes them all")]
+    /// Takes out of the current graph as many of `items` as it can (ddmin:
+    /// chunks removed, the chunk size halved when none can go) while the
+    /// finding still shows; `keep` makes a graph that holds only the items
+    /// given it. The graph kept is loaded in the engines when it returns.
     fn ddmin<T: Clone + Ord>(
         &mut self,
         items: Vec<T>,
         state: &mut State,
-        run: &mut Run,
+        run: &mut Run<'_>,
         keep: impl Fn(&mut Graph, &BTreeSet<T>),
-        queries: &[CaseQuery],
-        case: &TestCase,
-        family: &Signature,
-    ) -> Result<BTreeSet<T>, EngineError> {
+    ) -> Result<(), EngineError> {
+        let queries = queries_of(run.case, &state.group);
         let mut current = items;
         let mut chunks = 2usize;
         while !current.is_empty() && !run.spent() {
@@ -297,7 +276,7 @@ impl Reducer<'_> {
                 keep(&mut g, &rest);
                 run.attempts += 1;
                 if self.load(&g).is_ok()
-                    && let Some(found) = self.trial(case, queries.to_vec(), family)?
+                    && let Some(found) = self.trial(run, queries.clone())?
                 {
                     current.drain(start..end);
                     state.graph = g;
@@ -315,25 +294,18 @@ impl Reducer<'_> {
             }
         }
         // The engines hold whatever graph was tried last: put back the kept one.
-        self.load(&state.graph)?;
-        Ok(current.into_iter().collect())
+        self.load(&state.graph)
     }
 
     /// Variables renamed `n0, r0, p0, a0, ...` in order of appearance, one
     /// renaming for the whole group, kept when the finding holds.
-    fn rename(
-        &mut self,
-        case: &TestCase,
-        family: &Signature,
-        state: &mut State,
-        run: &mut Run,
-    ) -> Result<(), EngineError> {
+    fn rename(&mut self, state: &mut State, run: &mut Run<'_>) -> Result<(), EngineError> {
         let Some(group) = renamed(&state.group) else { return Ok(()) };
         if group == state.group || group.iter().any(|c| result_types(&c.query, self.judge.schema).is_err()) {
             return Ok(());
         }
         run.attempts += 1;
-        if let Some(found) = self.trial(case, queries_of(case, &group), family)? {
+        if let Some(found) = self.trial(run, queries_of(run.case, &group))? {
             state.group = group;
             state.best = Some(found);
         }
@@ -347,32 +319,28 @@ impl Reducer<'_> {
         Ok(())
     }
 
-    /// Runs `queries` on every engine and judges them; the finding when it is
-    /// of `family`.
-    fn trial(
-        &mut self,
-        case: &TestCase,
-        queries: Vec<CaseQuery>,
-        family: &Signature,
-    ) -> Result<Option<Shown>, EngineError> {
-        let mut outcomes = Vec::with_capacity(queries.len());
-        for q in &queries {
-            let mut per_engine = Vec::with_capacity(self.engines.len());
-            for e in self.engines.iter_mut() {
-                per_engine.push(e.execute(&q.text, self.exec)?);
-            }
-            outcomes.push(per_engine);
-        }
-        let trial = TestCase { relation: case.relation.clone(), queries, delta: case.delta };
+    /// Every engine's outcome on each query, under `exec`.
+    fn outcomes(&mut self, queries: &[CaseQuery], exec: &ExecOptions) -> Result<Vec<Vec<Outcome>>, EngineError> {
+        queries.iter().map(|q| self.engines.iter_mut().map(|e| e.execute(&q.text, exec)).collect()).collect()
+    }
+
+    /// Runs `queries` on every engine and judges them; the finding when it
+    /// is of the run's family.
+    fn trial(&mut self, run: &Run<'_>, queries: Vec<CaseQuery>) -> Result<Option<Shown>, EngineError> {
+        let outcomes = self.outcomes(&queries, self.exec)?;
+        let trial = TestCase { relation: run.case.relation.clone(), queries, delta: run.case.delta };
         Ok(match self.oracle.judge(self.judge, &trial, &outcomes) {
-            Verdict::Finding(f) if f.signature.family() == *family => Some((trial, outcomes, f)),
+            Verdict::Finding(f) if f.signature.family() == run.family => Some((trial, outcomes, f)),
             _ => None,
         })
     }
 }
 
-/// What a reduction has spent.
-struct Run {
+/// One reduction: the case, the family of finding it must keep showing,
+/// and what it has spent.
+struct Run<'c> {
+    case: &'c TestCase,
+    family: Signature,
     started: Instant,
     attempts: usize,
     limits: Limits,
@@ -380,7 +348,7 @@ struct Run {
     tried: BTreeSet<String>,
 }
 
-impl Run {
+impl Run<'_> {
     fn spent(&self) -> bool {
         self.attempts >= self.limits.candidates || self.started.elapsed() >= self.limits.time
     }

@@ -217,6 +217,20 @@ impl Case {
         self.trim_rows();
     }
 
+    /// Takes the reduced case in place of this one, keeping the query and
+    /// graph as generated (the first ones, across repeated reductions).
+    pub fn take_reduction(&mut self, r: crate::reduce::Reduced) {
+        self.original_query.get_or_insert_with(|| self.query.clone());
+        if r.graph != self.graph {
+            self.original_graph.get_or_insert_with(|| self.graph.clone());
+        }
+        self.graph = r.graph;
+        self.signature = r.finding.signature;
+        self.summary = r.finding.summary;
+        self.broken = r.finding.relation;
+        self.set_queries(r.case, r.outcomes);
+    }
+
     /// Every query of the case, in order, as run.
     pub fn test_case(&self) -> crate::oracle::TestCase {
         let first = CaseQuery {
