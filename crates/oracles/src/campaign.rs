@@ -512,7 +512,10 @@ impl Campaign {
         let relation = ran.case.relation.clone();
         // A signature confirmed before is counted without re-running: a
         // frequent bug would otherwise double the cost of its queries.
-        if let Some((known, dir)) = self.store.count_known(&finding.signature)? {
+        if let Some((known, dir)) = self.store.count_known(
+            &finding.signature,
+            crate::report::Seen { seed: self.config.seed, graph: at.graph_index, case: at.case_index },
+        )? {
             s.findings_duplicate += 1;
             s.relations.entry(relation).or_default().findings += 1;
             s.findings.insert(known.to_string(), dir.display().to_string());

@@ -114,6 +114,9 @@ impl Reducer<'_> {
             attempts: 0,
             limits: self.limits,
             tried: BTreeSet::new(),
+            // A guard keeps engines of different semantics comparable; an
+            // engine compared with itself (or a crash) needs none.
+            guards: self.oracle.kind() != crate::oracle::OracleKind::Differential,
         };
         let Some(first) = case.queries.first() else {
             return Ok(Reduction { reduced: None, attempts: 0, finished: true });
@@ -199,7 +202,7 @@ impl Reducer<'_> {
         let coarse_edit =
             |e: &Edit| matches!(e, Edit::Part(_) | Edit::Clause(_, ClauseEdit::Remove | ClauseEdit::Pattern(_)));
         'improve: loop {
-            for edit in edits(&state.group[0]).into_iter().filter(|e| !coarse || coarse_edit(e)) {
+            for edit in edits(&state.group[0], run.guards).into_iter().filter(|e| !coarse || coarse_edit(e)) {
                 if run.spent() {
                     return Ok(());
                 }
@@ -346,6 +349,8 @@ struct Run<'c> {
     limits: Limits,
     /// Groups already run, by text: an edit that gives one again is skipped.
     tried: BTreeSet<String>,
+    /// Whether guard conjuncts may be dropped.
+    guards: bool,
 }
 
 impl Run<'_> {
@@ -408,6 +413,8 @@ enum ClauseEdit {
     Remove,
     /// Its WHERE removed.
     Predicate,
+    /// This conjunct of a MATCH's guard removed.
+    Guard(usize),
     /// This item of a WITH or RETURN removed.
     Item(usize),
     /// ORDER BY removed (where no SKIP or LIMIT depends on it).
@@ -433,7 +440,7 @@ enum ClauseEdit {
 
 /// The edits of a query, most promising first: whole parts and clauses,
 /// then pieces of clauses, then sub-expressions, outer before inner.
-fn edits(c: &Candidate) -> Vec<Edit> {
+fn edits(c: &Candidate, guards: bool) -> Vec<Edit> {
     let q = &c.query;
     if q.parts.len() > 1 {
         return (0..q.parts.len()).map(Edit::Part).collect();
@@ -444,6 +451,9 @@ fn edits(c: &Candidate) -> Vec<Edit> {
     let mut out: Vec<Edit> = (0..n.saturating_sub(1)).rev().map(|i| Edit::Clause(i, ClauseEdit::Remove)).collect();
     for (i, clause) in part.clauses.iter().enumerate() {
         out.extend(clause_edits(clause).into_iter().map(|e| Edit::Clause(i, e)));
+        if guards && let Clause::Match { guard: Some(g), .. } = clause {
+            out.extend((0..conjuncts(g).len()).map(|k| Edit::Clause(i, ClauseEdit::Guard(k))));
+        }
     }
     for (i, clause) in part.clauses.iter().enumerate() {
         let mut copy = clause.clone();
@@ -691,9 +701,18 @@ fn apply(source: &Candidate, target: &Candidate, edit: &Edit) -> Option<Candidat
 
 /// Makes `change` to `c`; `None` where it does not apply.
 fn edit_clause(c: &mut Clause, change: &ClauseEdit) -> Option<()> {
-    match (c, change) {
+    let before = match_variables(c);
+    match (&mut *c, change) {
         (_, ClauseEdit::Remove) => return None,
         (Clause::Match { predicate, .. }, ClauseEdit::Predicate) => *predicate = None,
+        (Clause::Match { guard, .. }, ClauseEdit::Guard(k)) => {
+            let mut parts: Vec<Expr> = conjuncts(guard.as_ref()?).into_iter().cloned().collect();
+            if *k >= parts.len() {
+                return None;
+            }
+            parts.remove(*k);
+            *guard = and_all(parts);
+        }
         (Clause::With(p) | Clause::Return(p), ClauseEdit::Predicate) => p.predicate = None,
         (Clause::Match { optional, .. }, ClauseEdit::Optional) => *optional = false,
         (Clause::With(p) | Clause::Return(p), ClauseEdit::Item(j)) => {
@@ -743,7 +762,60 @@ fn edit_clause(c: &mut Clause, change: &ClauseEdit) -> Option<()> {
             }
         }
     }
+    // A guard conjunct about a relationship no longer matched goes with it.
+    let after = match_variables(c);
+    if let Clause::Match { guard, .. } = c
+        && after != before
+        && let Some(g) = guard.take()
+    {
+        *guard = and_all(
+            conjuncts(&g)
+                .into_iter()
+                .filter(|e| {
+                    let mut stale = false;
+                    e.walk(&mut |x| {
+                        stale |= matches!(x, Expr::Variable(v) if before.contains(v) && !after.contains(v))
+                    });
+                    !stale
+                })
+                .cloned()
+                .collect(),
+        );
+    }
     Some(())
+}
+
+/// The variables a MATCH's patterns bind (empty for other clauses).
+fn match_variables(c: &Clause) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    if let Clause::Match { patterns, .. } = c {
+        for p in patterns {
+            out.extend(p.name.clone());
+            out.extend(p.start.variable.clone());
+            for (r, n) in &p.hops {
+                out.extend(r.variable.clone());
+                out.extend(n.variable.clone());
+            }
+        }
+    }
+    out
+}
+
+/// The conjuncts of `e`, `a AND b AND c` split.
+fn conjuncts(e: &Expr) -> Vec<&Expr> {
+    match e {
+        Expr::Binary(graphlancer_cypher::ast::BinOp::And, a, b) => {
+            let mut out = conjuncts(a);
+            out.extend(conjuncts(b));
+            out
+        }
+        e => vec![e],
+    }
+}
+
+/// The conjunction of `parts`, `None` for none.
+fn and_all(parts: Vec<Expr>) -> Option<Expr> {
+    parts.into_iter().reduce(|a, b| Expr::binary(graphlancer_cypher::ast::BinOp::And, a, b))
 }
 
 fn node_of(p: &mut PathPattern, node: usize) -> Option<&mut graphlancer_cypher::ast::NodePattern> {
@@ -955,4 +1027,69 @@ pub fn shape(query: &Query) -> String {
         })
         .collect();
     names.join(",")
+}
+
+#[cfg(test)]
+mod tests {
+    use graphlancer_cypher::ast::{BinOp, Direction, NodePattern, Projection, RelPattern};
+
+    use super::*;
+
+    fn node(v: &str) -> NodePattern {
+        NodePattern { variable: Some(v.into()), labels: Vec::new(), properties: Vec::new() }
+    }
+
+    fn hop(r: &str, n: &str) -> (RelPattern, NodePattern) {
+        let rel = RelPattern {
+            variable: Some(r.into()),
+            types: Vec::new(),
+            direction: Direction::Out,
+            length: None,
+            properties: Vec::new(),
+        };
+        (rel, node(n))
+    }
+
+    /// `MATCH (a)-[r0]->(b), (b)-[r1]->(c)-[r2]->(d) WHERE r0 <> r1 AND r0 <> r2 AND r1 <> r2 RETURN a`.
+    fn guarded() -> Candidate {
+        let ne = |a: &str, b: &str| Expr::binary(BinOp::Ne, Expr::var(a), Expr::var(b));
+        let patterns = vec![
+            PathPattern { name: None, start: node("a"), hops: vec![hop("r0", "b")] },
+            PathPattern { name: None, start: node("b"), hops: vec![hop("r1", "c"), hop("r2", "d")] },
+        ];
+        let guard = and_all(vec![ne("r0", "r1"), ne("r0", "r2"), ne("r1", "r2")]);
+        let clauses = vec![
+            Clause::Match { optional: false, patterns, guard, predicate: None },
+            Clause::Return(Projection::of(vec![(Expr::var("a"), "a".into())])),
+        ];
+        Candidate { query: Query { parts: vec![SingleQuery { clauses }], union_all: false }, order_columns: None }
+    }
+
+    fn guard_text(c: &Candidate) -> String {
+        graphlancer_cypher::render(&c.query)
+    }
+
+    #[test]
+    fn a_guard_about_a_relationship_no_longer_matched_goes_with_it() {
+        let c = guarded();
+        let hop_gone = apply(&c, &c, &Edit::Clause(0, ClauseEdit::LastHop(1))).expect("applies");
+        assert_eq!(guard_text(&hop_gone), "MATCH (a)-[r0]->(b), (b)-[r1]->(c) WHERE (r0 <> r1) RETURN a AS a",);
+        let part_gone = apply(&c, &c, &Edit::Clause(0, ClauseEdit::Pattern(1))).expect("applies");
+        assert_eq!(guard_text(&part_gone), "MATCH (a)-[r0]->(b) RETURN a AS a");
+    }
+
+    #[test]
+    fn guard_conjuncts_are_edits_only_where_the_oracle_allows() {
+        let c = guarded();
+        let guard_edits = |allowed| {
+            edits(&c, allowed).into_iter().filter(|e| matches!(e, Edit::Clause(_, ClauseEdit::Guard(_)))).count()
+        };
+        assert_eq!(guard_edits(false), 0);
+        assert_eq!(guard_edits(true), 3);
+        let dropped = apply(&c, &c, &Edit::Clause(0, ClauseEdit::Guard(1))).expect("applies");
+        assert_eq!(
+            guard_text(&dropped),
+            "MATCH (a)-[r0]->(b), (b)-[r1]->(c)-[r2]->(d) WHERE ((r0 <> r1) AND (r1 <> r2)) RETURN a AS a",
+        );
+    }
 }

@@ -341,6 +341,17 @@ pub enum Recorded {
     Duplicate(PathBuf),
 }
 
+/// Where a campaign generated a case.
+#[derive(Debug, Clone, Copy)]
+pub struct Seen {
+    /// The campaign's seed.
+    pub seed: u64,
+    /// The graph's index in the campaign.
+    pub graph: u64,
+    /// The case's index on that graph.
+    pub case: u64,
+}
+
 /// The findings folder of a campaign.
 pub struct ReportStore {
     root: PathBuf,
@@ -402,10 +413,24 @@ impl ReportStore {
     }
 
     /// Counts one more occurrence of a finding already on disk, by the
-    /// signature of the query as generated; `None` if it is not known.
-    pub fn count_known(&mut self, generated: &Signature) -> Result<Option<(Signature, PathBuf)>, ReportError> {
+    /// signature of the query as generated, and lists where it was seen in
+    /// `duplicates.tsv` (seed, graph, case, generated signature); `None`
+    /// if it is not known.
+    pub fn count_known(
+        &mut self,
+        generated: &Signature,
+        at: Seen,
+    ) -> Result<Option<(Signature, PathBuf)>, ReportError> {
         let Some(signature) = self.reductions.get(generated).cloned() else { return Ok(None) };
         let Some(dir) = self.by_signature.get(&signature).cloned() else { return Ok(None) };
+        let list = dir.join("duplicates.tsv");
+        let line = format!("{}\t{}\t{}\t{generated}\n", at.seed, at.graph, at.case);
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&list)
+            .and_then(|mut f| std::io::Write::write_all(&mut f, line.as_bytes()))
+            .map_err(io(&list))?;
         // The count lives beside the case, so a duplicate never rewrites a large file.
         let path = dir.join("occurrences");
         let seen: u64 = match std::fs::read_to_string(&path) {
@@ -425,7 +450,8 @@ impl ReportStore {
     pub fn record(&mut self, case: &Case) -> Result<Recorded, ReportError> {
         self.reductions.insert(case.generated_signature.clone(), case.signature.clone());
         if self.by_signature.contains_key(&case.signature) {
-            let (_, dir) = self.count_known(&case.generated_signature)?.expect("just mapped to a known signature");
+            let at = Seen { seed: case.seed, graph: case.graph_index, case: case.case_index };
+            let (_, dir) = self.count_known(&case.generated_signature, at)?.expect("just mapped to a known signature");
             return Ok(Recorded::Duplicate(dir));
         }
         let dir = self.root.join(format!("{:04}-{}", self.next, case.oracle.name()));

@@ -158,6 +158,20 @@ fn crashes_are_confirmed_reduced_deduplicated_and_written() {
     let again = run(vec![Box::new(fake)], config(dir.path(), vec![OracleKind::Crash], 80));
     assert_eq!(again.findings_new, 0);
     assert_eq!(again.findings_duplicate, s.findings_new + s.findings_duplicate);
+    // Each duplicate is listed with where it was generated.
+    let listed: usize = store
+        .findings()
+        .values()
+        .map(|f| std::fs::read_to_string(f.join("duplicates.tsv")).unwrap_or_default().lines().count())
+        .sum();
+    assert_eq!(listed as u64, s.findings_duplicate + again.findings_duplicate);
+    let line = store
+        .findings()
+        .values()
+        .find_map(|f| std::fs::read_to_string(f.join("duplicates.tsv")).ok())
+        .expect("a duplicate list");
+    assert!(line.starts_with("1\t"), "seed first: {line}");
+    assert!(line.lines().next().is_some_and(|l| l.ends_with(":crash") || l.contains(":crash:")), "{line}");
 }
 
 #[test]
