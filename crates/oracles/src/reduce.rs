@@ -199,8 +199,9 @@ impl Reducer<'_> {
     /// Query edits until none applies; with `coarse`, only whole parts,
     /// clauses and pattern parts.
     fn queries(&mut self, state: &mut State, run: &mut Run<'_>, coarse: bool) -> Result<(), EngineError> {
-        let coarse_edit =
-            |e: &Edit| matches!(e, Edit::Part(_) | Edit::Clause(_, ClauseEdit::Remove | ClauseEdit::Pattern(_)));
+        let coarse_edit = |e: &Edit| {
+            matches!(e, Edit::Part(_) | Edit::Prefix(_) | Edit::Clause(_, ClauseEdit::Remove | ClauseEdit::Pattern(_)))
+        };
         'improve: loop {
             for edit in edits(&state.group[0], run.guards).into_iter().filter(|e| !coarse || coarse_edit(e)) {
                 if run.spent() {
@@ -397,6 +398,9 @@ fn keep_labels(g: &mut Graph, all: &[(i64, String)], keep: &BTreeSet<(i64, Strin
 enum Edit {
     /// Keep only this UNION part.
     Part(usize),
+    /// The clauses before this index removed, together: a row source and
+    /// what aggregates it often go only together.
+    Prefix(usize),
     /// A change to the clause at this index, made where the derived query
     /// holds the same clause.
     Clause(usize, ClauseEdit),
@@ -436,6 +440,12 @@ enum ClauseEdit {
     Label { part: usize, node: usize, label: usize },
     /// Node `node` of pattern part `part` without property constraint `key`.
     Property { part: usize, node: usize, key: usize },
+    /// Relationship `hop` of pattern part `part` without property `key`.
+    RelProperty { part: usize, hop: usize, key: usize },
+    /// Pattern part `part` without its path variable.
+    PathName(usize),
+    /// This item of a SET, or of a MERGE's ON CREATE then ON MATCH, removed.
+    SetItem(usize),
 }
 
 /// The edits of a query, most promising first: whole parts and clauses,
@@ -449,6 +459,7 @@ fn edits(c: &Candidate, guards: bool) -> Vec<Edit> {
     let n = part.clauses.len();
     // Clauses before the RETURN, last first: later clauses depend on earlier ones.
     let mut out: Vec<Edit> = (0..n.saturating_sub(1)).rev().map(|i| Edit::Clause(i, ClauseEdit::Remove)).collect();
+    out.extend((2..n).map(Edit::Prefix));
     for (i, clause) in part.clauses.iter().enumerate() {
         out.extend(clause_edits(clause).into_iter().map(|e| Edit::Clause(i, e)));
         if guards && let Clause::Match { guard: Some(g), .. } = clause {
@@ -509,15 +520,13 @@ fn clause_edits(clause: &Clause) -> Vec<ClauseEdit> {
             if patterns.len() > 1 {
                 out.extend((0..patterns.len()).map(ClauseEdit::Pattern));
             }
-            out.extend(pattern_edits(patterns).into_iter().filter(|e| matches!(e, ClauseEdit::Property { .. })));
+            out.extend(pattern_edits(patterns).into_iter().filter(keeps_shape));
         }
-        Clause::Merge { pattern, .. } => {
-            out.extend(
-                pattern_edits(std::slice::from_ref(pattern))
-                    .into_iter()
-                    .filter(|e| matches!(e, ClauseEdit::Property { .. })),
-            );
+        Clause::Merge { pattern, on_create, on_match } => {
+            out.extend((0..on_create.len() + on_match.len()).map(ClauseEdit::SetItem));
+            out.extend(pattern_edits(std::slice::from_ref(pattern)).into_iter().filter(keeps_shape));
         }
+        Clause::Set { items } if items.len() > 1 => out.extend((0..items.len()).map(ClauseEdit::SetItem)),
         _ => {}
     }
     out
@@ -528,6 +537,12 @@ fn pattern_edits(patterns: &[PathPattern]) -> Vec<ClauseEdit> {
     for (part, p) in patterns.iter().enumerate() {
         if !p.hops.is_empty() {
             out.push(ClauseEdit::LastHop(part));
+        }
+        if p.name.is_some() {
+            out.push(ClauseEdit::PathName(part));
+        }
+        for (hop, (r, _)) in p.hops.iter().enumerate() {
+            out.extend((0..r.properties.len()).map(|key| ClauseEdit::RelProperty { part, hop, key }));
         }
         for (h, (r, _)) in p.hops.iter().enumerate() {
             if r.length.is_some() {
@@ -541,6 +556,12 @@ fn pattern_edits(patterns: &[PathPattern]) -> Vec<ClauseEdit> {
         }
     }
     out
+}
+
+/// Whether a pattern edit leaves the pattern's shape (a write's pattern
+/// keeps its hops: CREATE and MERGE are edited in their maps and labels).
+fn keeps_shape(e: &ClauseEdit) -> bool {
+    matches!(e, ClauseEdit::Property { .. } | ClauseEdit::RelProperty { .. } | ClauseEdit::Label { .. })
 }
 
 /// Whether `e` reads the variable `v`.
@@ -622,6 +643,18 @@ fn replacements(e: &Expr) -> Vec<Expr> {
         // An aggregate made a literal changes what is grouped: kept whole.
         return out;
     }
+    if let Expr::List(items) = e
+        && items.len() > 1
+    {
+        // One element fewer: a list is reduced element by element.
+        out.extend((0..items.len()).map(|i| {
+            let mut fewer = items.clone();
+            fewer.remove(i);
+            Expr::List(fewer)
+        }));
+    }
+    // Small literals in a fixed order of preference: a literal is tried only
+    // against those before it, so replacements never go round in a circle.
     let small = [
         Value::Int(0),
         Value::Bool(true),
@@ -631,15 +664,12 @@ fn replacements(e: &Expr) -> Vec<Expr> {
         Value::List(Vec::new()),
         Value::Null,
     ];
-    out.extend(small.into_iter().map(Expr::Literal).filter(|l| l != e && !is_small(e)));
+    let rank = match e {
+        Expr::Literal(v) => small.iter().position(|s| s == v).unwrap_or(small.len()),
+        _ => small.len(),
+    };
+    out.extend(small.into_iter().take(rank).map(Expr::Literal));
     out
-}
-
-/// A literal no replacement makes smaller.
-fn is_small(e: &Expr) -> bool {
-    matches!(e, Expr::Literal(Value::Null | Value::Bool(_) | Value::Int(0) | Value::Float(_)))
-        || matches!(e, Expr::Literal(Value::String(s)) if s.is_empty())
-        || matches!(e, Expr::Literal(Value::List(l)) if l.is_empty())
 }
 
 /// `edit`, made on `source`, made on `target` (the source itself or a query
@@ -670,6 +700,12 @@ fn apply(source: &Candidate, target: &Candidate, edit: &Edit) -> Option<Candidat
     let mut clauses = tc.clone();
     match edit {
         Edit::Part(_) => unreachable!("handled above"),
+        Edit::Prefix(i) => {
+            if inserted.is_some_and(|k| k < *i) || tc.get(..*i)? != sc.get(..*i)? {
+                return None;
+            }
+            clauses.drain(..*i);
+        }
         Edit::Clause(i, change) => {
             if tc.get(at(*i))? != sc.get(*i)? {
                 return None;
@@ -727,6 +763,21 @@ fn edit_clause(c: &mut Clause, change: &ClauseEdit) -> Option<()> {
             p.limit = None;
         }
         (Clause::With(p) | Clause::Return(p), ClauseEdit::Distinct) => p.distinct = false,
+        (Clause::Set { items }, ClauseEdit::SetItem(k)) => {
+            if *k >= items.len() || items.len() < 2 {
+                return None;
+            }
+            items.remove(*k);
+        }
+        (Clause::Merge { on_create, on_match, .. }, ClauseEdit::SetItem(k)) => {
+            if *k < on_create.len() {
+                on_create.remove(*k);
+            } else if *k - on_create.len() < on_match.len() {
+                on_match.remove(*k - on_create.len());
+            } else {
+                return None;
+            }
+        }
         (Clause::Match { patterns, .. } | Clause::Create { patterns }, ClauseEdit::Pattern(j)) => {
             if *j >= patterns.len() || patterns.len() < 2 {
                 return None;
@@ -758,6 +809,14 @@ fn edit_clause(c: &mut Clause, change: &ClauseEdit) -> Option<()> {
                     }
                     n.properties.remove(key);
                 }
+                ClauseEdit::RelProperty { part, hop, key } => {
+                    let r = &mut patterns.get_mut(part)?.hops.get_mut(hop)?.0;
+                    if key >= r.properties.len() {
+                        return None;
+                    }
+                    r.properties.remove(key);
+                }
+                ClauseEdit::PathName(part) => patterns.get_mut(part)?.name = None,
                 _ => return None,
             }
         }
@@ -1076,6 +1135,44 @@ mod tests {
         assert_eq!(guard_text(&hop_gone), "MATCH (a)-[r0]->(b), (b)-[r1]->(c) WHERE (r0 <> r1) RETURN a AS a",);
         let part_gone = apply(&c, &c, &Edit::Clause(0, ClauseEdit::Pattern(1))).expect("applies");
         assert_eq!(guard_text(&part_gone), "MATCH (a)-[r0]->(b) RETURN a AS a");
+    }
+
+    #[test]
+    fn literals_shrink_toward_zero_and_lists_element_by_element() {
+        let lit = |v: Value| Expr::Literal(v);
+        assert!(replacements(&lit(Value::Int(0))).is_empty(), "0 is as small as it gets");
+        assert_eq!(replacements(&lit(Value::Bool(true))), vec![lit(Value::Int(0))]);
+        assert_eq!(replacements(&lit(Value::Null)).len(), 6);
+        let list = Expr::List(vec![lit(Value::Int(1)), Expr::var("x"), lit(Value::Int(2))]);
+        let r = replacements(&list);
+        assert!(r.contains(&Expr::List(vec![lit(Value::Int(1)), lit(Value::Int(2))])));
+        assert!(r.contains(&Expr::List(vec![Expr::var("x"), lit(Value::Int(2))])));
+    }
+
+    #[test]
+    fn leading_clauses_go_together_and_merge_actions_one_by_one() {
+        let node =
+            |v: &str, l: &str| NodePattern { variable: Some(v.into()), labels: vec![l.into()], properties: Vec::new() };
+        let pattern = PathPattern { name: None, start: node("a", "L0"), hops: Vec::new() };
+        let set =
+            |k: &str| graphlancer_cypher::ast::SetItem::Property("a".into(), k.into(), Expr::Literal(Value::Int(1)));
+        let clauses = vec![
+            Clause::Match { optional: false, patterns: vec![pattern.clone()], guard: None, predicate: None },
+            Clause::With(Projection::of(vec![(Expr::count_star(), "c".into())])),
+            Clause::Merge { pattern, on_create: vec![set("k0")], on_match: vec![set("k1")] },
+            Clause::Return(Projection::of(vec![(Expr::var("a"), "a".into())])),
+        ];
+        let c =
+            Candidate { query: Query { parts: vec![SingleQuery { clauses }], union_all: false }, order_columns: None };
+        let all = edits(&c, false);
+        assert!(all.contains(&Edit::Prefix(2)));
+        let text = |e: &Edit| guard_text(&apply(&c, &c, e).expect("applies"));
+        assert_eq!(text(&Edit::Prefix(2)), "MERGE (a:L0) ON CREATE SET a.k0 = 1 ON MATCH SET a.k1 = 1 RETURN a AS a");
+        assert_eq!(
+            text(&Edit::Clause(2, ClauseEdit::SetItem(0))),
+            "MATCH (a:L0) WITH count(*) AS c MERGE (a:L0) ON MATCH SET a.k1 = 1 RETURN a AS a"
+        );
+        assert!(all.contains(&Edit::Clause(2, ClauseEdit::SetItem(1))));
     }
 
     #[test]
