@@ -48,7 +48,7 @@ fn listing() -> Vec<Entry> {
     let server = "a running server (not checked; name it to check)".to_owned();
     vec![
         Entry {
-            spec: "grafeo".into(),
+            spec: "grafeo[?SETTINGS]".into(),
             engine: "Grafeo 0.5.44, embedded",
             needs: "nothing: built into graphlancer".into(),
             status: "ready".into(),
@@ -66,13 +66,13 @@ fn listing() -> Vec<Entry> {
             status: server.clone(),
         },
         Entry {
-            spec: "kuzu@VERSION".into(),
+            spec: "kuzu@VERSION[?SETTINGS]".into(),
             engine: "Kuzu, in a Python engine host",
             needs: "a virtualenv per version in .engines/ (any released version)".into(),
             status: versions("kuzu", "kuzu@0.11.3"),
         },
         Entry {
-            spec: "ladybug@VERSION".into(),
+            spec: "ladybug@VERSION[?SETTINGS]".into(),
             engine: "LadybugDB, in a Python engine host",
             needs: "a virtualenv per version in .engines/ (any released version)".into(),
             status: versions("ladybug", "ladybug@0.22.0"),
@@ -117,6 +117,57 @@ fn check(specs: &[String]) -> Vec<Entry> {
             Entry { spec: text.clone(), engine: "", needs: String::new(), status }
         })
         .collect()
+}
+
+/// One switch of an engine, for `engines --settings`.
+#[derive(Debug, Serialize)]
+struct SwitchEntry {
+    engine: &'static str,
+    name: &'static str,
+    values: &'static [&'static str],
+    default: &'static str,
+    changes: &'static str,
+}
+
+/// `engines --settings [SPEC]...`: every switch of the engines named (all
+/// engines with switches when none is), and the switches left out, why.
+pub(crate) fn settings(specs: &[String], json: bool) -> Result<ExitCode> {
+    let families: Vec<&'static str> = if specs.is_empty() {
+        vec!["grafeo", "kuzu", "ladybug", "falkordb"]
+    } else {
+        specs.iter().map(|s| Ok(s.parse::<EngineSpec>()?.family())).collect::<Result<_>>()?
+    };
+    let mut entries = Vec::new();
+    for engine in families {
+        let switches = graphlancer_engines::settings::switches(engine);
+        if switches.is_empty() {
+            anyhow::bail!(
+                "this engine has no optimization settings (engines with settings: grafeo, kuzu, ladybug, falkordb)"
+            );
+        }
+        entries.extend(switches.iter().map(|s| SwitchEntry {
+            engine,
+            name: s.name,
+            values: s.values,
+            default: s.default,
+            changes: s.changes,
+        }));
+    }
+    if json {
+        println!("{}", serde_json::to_string_pretty(&entries)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut t = String::new();
+    for e in &entries {
+        let _ = writeln!(t, "{} {}={} (default {})", e.engine, e.name, e.values.join("|"), e.default);
+        let _ = writeln!(t, "    {}", e.changes);
+    }
+    let _ = writeln!(t, "\nLeft out (no change to plans or answers, as measured):");
+    for (engine, name, why) in graphlancer_engines::settings::LEFT_OUT {
+        let _ = writeln!(t, "{engine} {name}: {why}");
+    }
+    print!("{t}");
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Lists the engines, or checks the named specs; exit 2 if a named one is unavailable.

@@ -105,6 +105,9 @@ enum Command {
         /// Print JSON.
         #[arg(long)]
         json: bool,
+        /// List the optimization switches of the engines named (or of all).
+        #[arg(long)]
+        settings: bool,
     },
     /// Benchmarks: `overhead` measures graphlancer's own share of a campaign.
     Bench {
@@ -153,6 +156,9 @@ enum Command {
     EngineHost {
         /// The embedded engine to host.
         engine: String,
+        /// Its settings, `name=value&...`.
+        #[arg(long, default_value = "")]
+        settings: String,
     },
 }
 
@@ -303,7 +309,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Run(args) => run::run(args),
-        Command::Engines { specs, json } => engines::run(&specs, json),
+        Command::Engines { specs, json, settings: true } => engines::settings(&specs, json),
+        Command::Engines { specs, json, settings: false } => engines::run(&specs, json),
         Command::Replay { dir, timeout } => run::replay(&dir, timeout),
         Command::Bisect { dir, engine, timeout } => run::bisect(&dir, &engine, timeout),
         Command::Reduce { dir, timeout, candidates, time } => {
@@ -313,11 +320,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
             "overhead" => run::bench_overhead(queries, seed, repeat),
             other => bail!("unknown benchmark '{other}' (known: overhead)"),
         },
-        Command::EngineHost { engine } => {
+        Command::EngineHost { engine, settings } => {
             if engine != "grafeo" {
                 bail!("no embedded engine named '{engine}' (known: grafeo)");
             }
-            let mut backend = graphlancer_engines::grafeo::GrafeoBackend::new();
+            let settings =
+                graphlancer_engines::settings::Settings::parse(&settings, graphlancer_engines::settings::GRAFEO)
+                    .map_err(|e| anyhow::anyhow!("grafeo: {e}"))?;
+            let mut backend = graphlancer_engines::grafeo::GrafeoBackend::with_settings(settings);
             serve(&mut backend, std::io::stdin().lock(), std::io::stdout().lock())?;
             Ok(ExitCode::SUCCESS)
         }

@@ -9,7 +9,7 @@ use anyhow::{Context, Result};
 use graphlancer_cypher::{DialectProfile, GeneratorConfig, Preset};
 use graphlancer_engines::{Engine, EngineSpec, ExecOptions};
 use graphlancer_model::GraphConfig;
-use graphlancer_oracles::campaign::Budget;
+use graphlancer_oracles::campaign::{Budget, PlanUse};
 use graphlancer_oracles::reduce::Limits;
 use graphlancer_oracles::report::read_case;
 use graphlancer_oracles::{Campaign, CampaignConfig, JudgeCx, OracleKind, Summary, Verdict, oracle};
@@ -22,7 +22,9 @@ pub(crate) struct RunArgs {
     #[arg(long = "engine", default_value = "grafeo")]
     engines: Vec<String>,
     /// Oracles (repeat for several): crash, error, differential, partition,
-    /// rewrite, metamorphic; `rewrite:tautology,null-check` or
+    /// rewrite, metamorphic, settings (each engine under the pairwise
+    /// configurations of its switches, against itself as given);
+    /// `rewrite:tautology,null-check` or
     /// `metamorphic:symmetry,k-hop` keeps an oracle to those relations. Default: with one engine every oracle that
     /// needs one (crash, error, partition, rewrite, metamorphic); with more,
     /// differential and crash.
@@ -65,13 +67,19 @@ pub(crate) struct RunArgs {
     /// Write findings as generated, without reducing their queries first.
     #[arg(long)]
     no_reduce: bool,
+    /// Plans: `off`, `count` (read each baseline engine's EXPLAIN of every
+    /// query and count operator combinations) or `guide` (count, and feed
+    /// queries with new combinations back to mutation). Default: guide with
+    /// the settings oracle, else off.
+    #[arg(long, value_parser = ["off", "count", "guide"])]
+    plans: Option<String>,
     /// Print the summary as JSON.
     #[arg(long)]
     json: bool,
 }
 
 pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
-    let specs: Vec<EngineSpec> = args.engines.iter().map(|e| e.parse()).collect::<Result<_, _>>()?;
+    let mut specs: Vec<EngineSpec> = args.engines.iter().map(|e| e.parse()).collect::<Result<_, _>>()?;
     // `--oracle metamorphic:symmetry,k-hop` keeps the oracle to those relations.
     let mut relations: BTreeMap<OracleKind, Vec<String>> = BTreeMap::new();
     let mut named = Vec::new();
@@ -87,10 +95,24 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
         if specs.len() > 1 {
             vec![OracleKind::Differential, OracleKind::Crash]
         } else {
-            OracleKind::ALL.into_iter().filter(|k| *k != OracleKind::Differential).collect()
+            OracleKind::ALL
+                .into_iter()
+                .filter(|k| !matches!(k, OracleKind::Differential | OracleKind::Settings))
+                .collect()
         }
     } else {
         named
+    };
+    let settings = oracles.contains(&OracleKind::Settings);
+    if settings {
+        specs = with_configurations(&specs)?;
+    }
+    let plans = match args.plans.as_deref() {
+        Some("off") => PlanUse::Off,
+        Some("count") => PlanUse::Count,
+        Some(_) => PlanUse::Guide,
+        None if settings => PlanUse::Guide,
+        None => PlanUse::Off,
     };
     // Oracles that compare answers need deterministic queries.
     let preset = if oracles.iter().any(|o| o.reads_values()) { Preset::Differential } else { Preset::Crash };
@@ -128,6 +150,7 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
         out: args.out.clone(),
         reduce: !args.no_reduce,
         reduction,
+        plans,
         record: false,
     };
     let mut campaign = Campaign::new(engines, profile, config)?;
@@ -219,6 +242,25 @@ fn run_case(
         outcomes.push(engines.iter_mut().map(|e| e.execute(&q.text, exec)).collect::<Result<Vec<_>, _>>()?);
     }
     Ok(outcomes)
+}
+
+/// Each spec followed by its engine under every configuration of the
+/// pairwise covering array over its switches ([`graphlancer_engines::settings::pairwise`]).
+fn with_configurations(specs: &[EngineSpec]) -> Result<Vec<EngineSpec>> {
+    let mut out = Vec::new();
+    for spec in specs {
+        out.push(spec.clone());
+        let switches = graphlancer_engines::settings::switches(spec.family());
+        if switches.is_empty() {
+            anyhow::bail!(
+                "{spec} has no optimization settings to compare (engines with settings: grafeo, kuzu, ladybug, falkordb)"
+            );
+        }
+        for config in graphlancer_engines::settings::pairwise(switches) {
+            out.extend(spec.with_settings(config));
+        }
+    }
+    Ok(out)
 }
 
 fn open_all(specs: &[EngineSpec]) -> Result<Vec<Box<dyn Engine>>> {
@@ -497,6 +539,7 @@ pub(crate) fn bench_overhead(queries: u64, seed: u64, repeat: u32) -> Result<Exi
             queries_per_graph: 200,
             graph: GraphConfig::default(),
             generator: GeneratorConfig::preset(Preset::Differential),
+            plans: PlanUse::Off,
             mutations: true,
             frequencies: true,
             pool_clauses: (3, 8),

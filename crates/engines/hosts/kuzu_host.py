@@ -32,8 +32,10 @@ class Undecodable(Exception):
 
 
 class Host:
-    def __init__(self, module_name):
+    def __init__(self, module_name, settings=""):
         self.lib = importlib.import_module(module_name)
+        # Optimization settings, `name=value&...`, set on every connection.
+        self.settings = [s.split("=", 1) for s in settings.split("&") if s]
         # Kuzu 0.1 has no __version__.
         self.version = getattr(self.lib, "__version__", None) or package_version(module_name)
         # Kuzu before 0.6 has no in-memory database: ":memory:" is a folder
@@ -74,6 +76,8 @@ class Host:
         # One thread: with more, some answers change from run to run (seen on
         # Kuzu 0.11.3 after OPTIONAL MATCH), which would be false alarms.
         self.conn = self.lib.Connection(self.db, num_threads=1)
+        for name, value in self.settings:
+            self.conn.execute(f"CALL {name}={value}")
         self.groups = {}
         for statement in self.script:
             group = GROUP.match(statement)
@@ -242,7 +246,7 @@ def reply(obj):
 
 
 def main():
-    host = Host(sys.argv[1])
+    host = Host(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else "")
     for line in sys.stdin:
         if not line.strip():
             continue

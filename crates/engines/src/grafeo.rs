@@ -10,10 +10,12 @@ use graphlancer_model::{
 
 use crate::host::HostBackend;
 use crate::outcome::{ErrorClass, Outcome};
+use crate::settings::Settings;
 
 /// Grafeo inside the engine host.
 pub struct GrafeoBackend {
     db: grafeo::GrafeoDB,
+    settings: Settings,
     graph: Option<Graph>,
     /// Grafeo's internal node ids mapped to generated identities.
     identities: BTreeMap<i64, i64>,
@@ -26,16 +28,31 @@ impl Default for GrafeoBackend {
 }
 
 impl GrafeoBackend {
-    /// An empty in-memory database.
+    /// An empty in-memory database at the default settings.
     pub fn new() -> Self {
-        Self { db: fresh(), graph: None, identities: BTreeMap::new() }
+        Self::with_settings(Settings::default())
+    }
+
+    /// An empty in-memory database under `settings` ([`crate::settings::GRAFEO`]).
+    pub fn with_settings(settings: Settings) -> Self {
+        Self { db: fresh(&settings), settings, graph: None, identities: BTreeMap::new() }
     }
 
     fn reload(&mut self) -> Result<(), String> {
-        self.db = fresh();
+        self.db = fresh(&self.settings);
         self.identities.clear();
         let Some(graph) = &self.graph else { return Ok(()) };
         let session = self.db.session();
+        if self.settings.value(&crate::settings::GRAFEO[2]) == "all" {
+            // Before the data, as for FalkorDB; Grafeo names every index.
+            for (i, l) in graph.schema.labels.iter().enumerate() {
+                for (j, k) in l.keys.iter().enumerate() {
+                    session
+                        .execute_cypher(&format!("CREATE INDEX i{i}_{j} FOR (n:{}) ON (n.{k})", l.name))
+                        .map_err(|e| format!("creating an index on {}.{k}: {e}", l.name))?;
+                }
+            }
+        }
         for statement in creation_script(graph, ScriptDialect::Cypher) {
             session.execute_cypher(&statement).map_err(|e| e.to_string())?;
         }
@@ -147,9 +164,14 @@ impl GrafeoBackend {
 /// An in-memory database without Grafeo's own 30-second query timeout: the
 /// client's `--timeout` bounds a query alone (the four-times confirmation of
 /// a hang, and `replay --timeout`, were cut at 30 s).
-fn fresh() -> grafeo::GrafeoDB {
-    grafeo::GrafeoDB::with_config(grafeo::Config::in_memory().without_query_timeout())
-        .expect("an in-memory database opens")
+fn fresh(settings: &Settings) -> grafeo::GrafeoDB {
+    use crate::settings::GRAFEO;
+    let mut config = grafeo::Config::in_memory().without_query_timeout();
+    if settings.value(&GRAFEO[0]) == "false" {
+        config = config.without_factorized_execution();
+    }
+    config = config.with_shuffle_unordered(settings.value(&GRAFEO[1]) == "true");
+    grafeo::GrafeoDB::with_config(config).expect("an in-memory database opens")
 }
 
 fn classify(e: &grafeo::Error, timeout_ms: u64) -> Outcome {

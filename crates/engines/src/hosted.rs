@@ -46,9 +46,10 @@ pub struct HostedEngine {
 }
 
 impl HostedEngine {
-    /// Grafeo in a `graphlancer engine-host grafeo` process started by `command`.
-    pub fn grafeo(command: HostCommand) -> Result<Self, EngineError> {
-        let kind = HostedKind { name: "grafeo".into(), engine: "grafeo", dialect: "grafeo", load: LoadForm::Graph };
+    /// Grafeo in a `graphlancer engine-host grafeo` process started by
+    /// `command`, named `name` (its spec, settings included).
+    pub fn grafeo(name: String, command: HostCommand) -> Result<Self, EngineError> {
+        let kind = HostedKind { name, engine: "grafeo", dialect: "grafeo", load: LoadForm::Graph };
         Self::start(kind, command)
     }
 
@@ -153,7 +154,27 @@ impl Engine for HostedEngine {
         Ok(())
     }
 
+    fn plan(&mut self, query: &str, opts: &ExecOptions) -> Result<Option<Vec<String>>, EngineError> {
+        let parse = match self.kind.engine {
+            "grafeo" => crate::plan::grafeo,
+            "kuzu" | "ladybug" => crate::plan::kuzu,
+            _ => return Ok(None),
+        };
+        // EXPLAIN plans without running: nothing to restore afterwards.
+        Ok(match self.run(&format!("EXPLAIN {query}"), opts, false)? {
+            Outcome::Rows(r) => Some(r.rows.iter().flatten().flat_map(|v| parse(&crate::plan::text(v))).collect()),
+            _ => None,
+        })
+    }
+
     fn execute(&mut self, query: &str, opts: &ExecOptions) -> Result<Outcome, EngineError> {
+        self.run(query, opts, may_write(query))
+    }
+}
+
+impl HostedEngine {
+    /// Runs `query`; with `writes`, the host restores its graph afterwards.
+    fn run(&mut self, query: &str, opts: &ExecOptions, writes: bool) -> Result<Outcome, EngineError> {
         let mut host = match self.host.take() {
             Some(h) => h,
             None => self.spawn()?,
@@ -161,7 +182,6 @@ impl Engine for HostedEngine {
         // The host is asked to stop a little before the client would kill it,
         // which spares a restart when the engine can interrupt itself.
         let own = opts.timeout.saturating_sub(opts.timeout / 10);
-        let writes = may_write(query);
         let request = HostRequest::Execute {
             query: query.to_owned(),
             max_rows: opts.max_rows,

@@ -16,7 +16,9 @@ pub mod host;
 pub mod hosted;
 pub mod install;
 pub mod outcome;
+pub mod plan;
 mod process;
+pub mod settings;
 pub mod spec;
 
 pub use outcome::{ErrorClass, Outcome};
@@ -67,6 +69,12 @@ pub trait Engine {
     /// Runs one query. A query that writes leaves the loaded graph as it was:
     /// the adapter restores it before the next query.
     fn execute(&mut self, query: &str, opts: &ExecOptions) -> Result<Outcome, EngineError>;
+    /// The operators of the plan the engine would run `query` with, in plan
+    /// order, where it can say (`EXPLAIN`); `None` where it cannot, or where
+    /// it refused to plan the query.
+    fn plan(&mut self, _query: &str, _opts: &ExecOptions) -> Result<Option<Vec<String>>, EngineError> {
+        Ok(None)
+    }
 }
 
 /// A failure of the harness around an engine, not an answer of the engine.

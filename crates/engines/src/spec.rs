@@ -12,13 +12,17 @@ use crate::bolt::{BoltEngine, BoltSettings};
 use crate::host::HostCommand;
 use crate::hosted::{HostedEngine, HostedKind, LoadForm};
 use crate::install::engines_dir;
+use crate::settings::Settings;
 use crate::{Engine, EngineError};
 
 /// A parsed engine spec.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum EngineSpec {
     /// Embedded Grafeo in an engine host.
-    Grafeo,
+    Grafeo {
+        /// Its optimization settings.
+        settings: Settings,
+    },
     /// A FalkorDB server graphlancer starts from `.engines/`.
     FalkorDbManaged {
         /// Settings of this instance.
@@ -55,6 +59,8 @@ pub enum EngineSpec {
         family: KuzuFamily,
         /// The package version, e.g. `0.11.3`.
         version: String,
+        /// Its optimization settings, set on the connection.
+        settings: Settings,
     },
 }
 
@@ -94,6 +100,11 @@ pub struct FalkorSettings {
     pub index_all: bool,
 }
 
+fn settings_of(spec: &str, query: Option<&str>, switches: &[crate::settings::Switch]) -> Result<Settings, SpecError> {
+    Settings::parse(query.unwrap_or(""), switches)
+        .map_err(|detail| SpecError::Setting { spec: spec.to_owned(), detail })
+}
+
 /// The specs graphlancer knows, for help texts and errors.
 pub const KNOWN_SPECS: &str = "grafeo, falkordb, falkordb://HOST:PORT (either with ?index=all), kuzu[@VERSION], \
      ladybug[@VERSION], arcadedb, arcadedb://HOST:PORT, bolt://HOST:PORT?dialect=neo4j5|memgraph|arcadedb \
@@ -130,16 +141,60 @@ fn bolt_spec(scheme: &'static str, address: String, query: Option<&str>) -> Opti
     Some(EngineSpec::Bolt { scheme, address, dialect, user, password, database })
 }
 
-/// A spec that names no engine graphlancer knows.
+/// A spec graphlancer cannot open.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown engine '{0}' (known: {KNOWN_SPECS})")]
-pub struct UnknownSpec(pub String);
+pub enum SpecError {
+    /// It names no engine graphlancer knows.
+    #[error("unknown engine '{0}' (known: {KNOWN_SPECS})")]
+    Unknown(String),
+    /// A setting the engine does not have.
+    #[error("engine '{spec}': {detail}")]
+    Setting {
+        /// The spec.
+        spec: String,
+        /// What is wrong, with the settings there are.
+        detail: String,
+    },
+}
+
+impl EngineSpec {
+    /// The engine family whose switches this spec may set, if any.
+    pub fn family(&self) -> &'static str {
+        match self {
+            EngineSpec::Grafeo { .. } => "grafeo",
+            EngineSpec::FalkorDbManaged { .. } | EngineSpec::FalkorDbRemote { .. } => "falkordb",
+            EngineSpec::Kuzu { family, .. } => family.name(),
+            EngineSpec::ArcadeDbManaged | EngineSpec::Bolt { .. } => "",
+        }
+    }
+
+    /// This spec under other settings (`None` where the engine has none).
+    pub fn with_settings(&self, new: Settings) -> Option<EngineSpec> {
+        Some(match self {
+            EngineSpec::Grafeo { .. } => EngineSpec::Grafeo { settings: new },
+            EngineSpec::Kuzu { family, version, .. } => {
+                EngineSpec::Kuzu { family: *family, version: version.clone(), settings: new }
+            }
+            EngineSpec::FalkorDbManaged { .. } => EngineSpec::FalkorDbManaged { settings: FalkorSettings::from(&new) },
+            EngineSpec::FalkorDbRemote { address, .. } => {
+                EngineSpec::FalkorDbRemote { address: address.clone(), settings: FalkorSettings::from(&new) }
+            }
+            EngineSpec::ArcadeDbManaged | EngineSpec::Bolt { .. } => return None,
+        })
+    }
+}
+
+impl From<&Settings> for FalkorSettings {
+    fn from(s: &Settings) -> Self {
+        FalkorSettings { index_all: s.value(&crate::settings::FALKORDB[0]) == "all" }
+    }
+}
 
 impl FromStr for EngineSpec {
-    type Err = UnknownSpec;
+    type Err = SpecError;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let unknown = || UnknownSpec(s.to_owned());
+        let unknown = || SpecError::Unknown(s.to_owned());
         let (base, query) = s.split_once('?').map_or((s, None), |(b, q)| (b, Some(q)));
         if base == "arcadedb" && query.is_none() {
             return Ok(EngineSpec::ArcadeDbManaged);
@@ -147,14 +202,6 @@ impl FromStr for EngineSpec {
         for scheme in ["bolt", "arcadedb"] {
             if let Some(address) = address_of(base, scheme) {
                 return bolt_spec(scheme, address, query).ok_or_else(unknown);
-            }
-        }
-        let mut settings = FalkorSettings::default();
-        for option in query.into_iter().flat_map(|q| q.split('&')) {
-            match option {
-                "index=all" => settings.index_all = true,
-                "index=none" => settings.index_all = false,
-                _ => return Err(unknown()),
             }
         }
         let (family, version) = base.split_once('@').map_or((base, None), |(f, v)| (f, Some(v)));
@@ -167,21 +214,28 @@ impl FromStr for EngineSpec {
             let version = version.unwrap_or(family.default_version());
             let well_formed = !version.is_empty()
                 && version.split('.').all(|part| !part.is_empty() && part.chars().all(|c| c.is_ascii_alphanumeric()));
-            if query.is_some() || !well_formed {
+            if !well_formed {
                 return Err(unknown());
             }
-            return Ok(EngineSpec::Kuzu { family, version: version.to_owned() });
+            let settings = settings_of(s, query, crate::settings::switches(family.name()))?;
+            return Ok(EngineSpec::Kuzu { family, version: version.to_owned(), settings });
         }
+        let is_falkordb = base == "falkordb" || base.starts_with("falkordb://");
+        if base != "grafeo" && !is_falkordb {
+            return Err(unknown());
+        }
+        let settings = settings_of(s, query, crate::settings::switches(if is_falkordb { "falkordb" } else { base }))?;
+        let falkor = FalkorSettings::from(&settings);
         match base {
-            "grafeo" if query.is_none() => Ok(EngineSpec::Grafeo),
-            "falkordb" => Ok(EngineSpec::FalkorDbManaged { settings }),
+            "grafeo" => Ok(EngineSpec::Grafeo { settings }),
+            "falkordb" => Ok(EngineSpec::FalkorDbManaged { settings: falkor }),
             _ => {
                 let address = base.strip_prefix("falkordb://").ok_or_else(unknown)?.trim_end_matches('/');
                 let (host, port) = address.rsplit_once(':').ok_or_else(unknown)?;
                 if host.is_empty() || port.parse::<u16>().is_err() {
                     return Err(unknown());
                 }
-                Ok(EngineSpec::FalkorDbRemote { address: address.to_owned(), settings })
+                Ok(EngineSpec::FalkorDbRemote { address: address.to_owned(), settings: falkor })
             }
         }
     }
@@ -190,10 +244,12 @@ impl FromStr for EngineSpec {
 impl fmt::Display for EngineSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            EngineSpec::Grafeo => f.write_str("grafeo"),
+            EngineSpec::Grafeo { settings } => write!(f, "grafeo{}", settings.suffix()),
             EngineSpec::FalkorDbManaged { settings } => write!(f, "falkordb{}", settings.suffix()),
             EngineSpec::FalkorDbRemote { address, settings } => write!(f, "falkordb://{address}{}", settings.suffix()),
-            EngineSpec::Kuzu { family, version } => write!(f, "{}@{version}", family.name()),
+            EngineSpec::Kuzu { family, version, settings } => {
+                write!(f, "{}@{version}{}", family.name(), settings.suffix())
+            }
             EngineSpec::ArcadeDbManaged => f.write_str("arcadedb"),
             EngineSpec::Bolt { scheme, address, dialect, user, password: _, database } => {
                 write!(f, "{scheme}://{address}")?;
@@ -235,10 +291,13 @@ pub struct OpenOptions {
 /// Opens (and where managed, starts) the engine `spec` names.
 pub fn open(spec: &EngineSpec, options: &OpenOptions) -> Result<Box<dyn Engine>, EngineError> {
     Ok(match spec {
-        EngineSpec::Grafeo => {
+        EngineSpec::Grafeo { settings } => {
             let mut command = options.host_command.clone();
             command.args = vec!["engine-host".into(), "grafeo".into()];
-            Box::new(HostedEngine::grafeo(command)?)
+            if !settings.is_default() {
+                command.args.extend(["--settings".into(), settings.to_string().into()]);
+            }
+            Box::new(HostedEngine::grafeo(spec.to_string(), command)?)
         }
         EngineSpec::ArcadeDbManaged => {
             let python = engines_dir("arcadedb")?.python("arcadedb", "arcadedb-embedded", ARCADEDB_VERSION)?;
@@ -254,7 +313,7 @@ pub fn open(spec: &EngineSpec, options: &OpenOptions) -> Result<Box<dyn Engine>,
             let engine = if *scheme == "arcadedb" { "arcadedb" } else { "bolt" };
             Box::new(BoltEngine::connect(spec.to_string(), engine, dialect, settings)?)
         }
-        EngineSpec::Kuzu { family, version } => {
+        EngineSpec::Kuzu { family, version, settings } => {
             let engine = family.name();
             let python = engines_dir(engine)?.python(engine, engine, version)?;
             let kind = HostedKind {
@@ -263,7 +322,10 @@ pub fn open(spec: &EngineSpec, options: &OpenOptions) -> Result<Box<dyn Engine>,
                 dialect: "kuzu",
                 load: LoadForm::Script(kuzu_script(*family, version)),
             };
-            Box::new(HostedEngine::start(kind, HostCommand::python(python, engine))?)
+            let mut command = HostCommand::python(python, engine);
+            // Set on the connection after each load: `CALL name=value`.
+            command.args.push(settings.to_string().into());
+            Box::new(HostedEngine::start(kind, command)?)
         }
         EngineSpec::FalkorDbManaged { settings } => {
             Box::new(FalkorDb::start_managed(&engines_dir("falkordb")?.falkordb()?)?.with_settings(*settings))
@@ -294,6 +356,9 @@ mod tests {
             "grafeo",
             "falkordb",
             "falkordb?index=all",
+            "grafeo?factorized_execution=false&shuffle_unordered=true",
+            "kuzu@0.10.0?enable_semi_mask=false",
+            "ladybug@0.22.0?enable_packed_path_extend=true",
             "falkordb://127.0.0.1:6379",
             "falkordb://db.example:1?index=all",
             "kuzu@0.11.3",
@@ -314,11 +379,12 @@ mod tests {
             "falkordb://:1",
             "",
             "falkordb?x=1",
-            "grafeo?index=all",
             "kuzu@",
             "kuzu@0..1",
             "kuzu@1;rm",
             "kuzu@0.11.3?index=all",
+            "grafeo?turbo=on",
+            "grafeo?factorized_execution=maybe",
             "bolt://h",
             "bolt://h:1?dialect=sql",
             "bolt://h:1?color=red",
@@ -328,6 +394,10 @@ mod tests {
             assert!(bad.parse::<EngineSpec>().is_err(), "{bad} should be refused");
         }
         assert_eq!("kuzu".parse::<EngineSpec>().expect("parses").to_string(), "kuzu@0.11.3");
+        // A setting at its default is no setting: one configuration, one spec.
+        assert_eq!("grafeo?index=none".parse::<EngineSpec>().expect("parses").to_string(), "grafeo");
+        let err = "grafeo?turbo=on".parse::<EngineSpec>().expect_err("no such switch").to_string();
+        assert!(err.contains("unknown setting 'turbo'") && err.contains("factorized_execution"), "{err}");
         let with_password = "bolt://h:1?dialect=neo4j5&password=secret".parse::<EngineSpec>().expect("parses");
         assert!(matches!(&with_password, EngineSpec::Bolt { password, .. } if password == "secret"));
         assert!(!with_password.to_string().contains("secret"), "specs are recorded in reports");

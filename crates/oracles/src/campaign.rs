@@ -77,6 +77,23 @@ pub struct CampaignConfig {
     /// Whether to keep every graph load and query sent, for replay by a bare
     /// client (the overhead benchmark).
     pub record: bool,
+    /// Plans: `Off`, `Count` (read each baseline engine's plan of every
+    /// generated query and count the operator combinations), or `Guide`
+    /// (count, and put a query whose plan shows a combination not seen
+    /// before into the mutation pool, DOT's guided generation).
+    pub plans: PlanUse,
+}
+
+/// What a campaign does with plans.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PlanUse {
+    /// No plans asked for.
+    #[default]
+    Off,
+    /// Plans read and their operator combinations counted.
+    Count,
+    /// Counted, and queries with new combinations fed back.
+    Guide,
 }
 
 /// One thing a campaign sent to its engines, kept when recording.
@@ -178,6 +195,13 @@ pub struct Summary {
     pub unreproduced_faults: u64,
     /// Queries and non-empty answers (first engine) by clause count.
     pub non_empty_by_length: BTreeMap<usize, (u64, u64)>,
+    /// Distinct plan operator combinations seen (DOT's used optimizations),
+    /// over the baseline engines, when plans are read.
+    pub plan_combinations: usize,
+    /// `(queries, seconds, combinations)` each time a new combination was seen.
+    pub plan_timeline: Vec<(u64, f64, usize)>,
+    /// Queries whose plan an engine could not give.
+    pub plans_missing: u64,
     /// Wall time.
     pub seconds: f64,
     /// Queries per second.
@@ -310,6 +334,7 @@ impl Campaign {
             .map(|(i, o)| (i, self.config.weights.get(&o.kind()).copied().unwrap_or(1)))
             .collect();
         let mut used: BTreeSet<Feature> = BTreeSet::new();
+        let mut combinations: BTreeSet<(usize, Vec<String>)> = BTreeSet::new();
         let mut engine_time = Duration::ZERO;
         let budget = self.config.budget;
         self.deadline = match budget {
@@ -359,6 +384,13 @@ impl Campaign {
                 engine_time += waited.iter().sum::<Duration>();
                 s.queries += 1;
                 count_all(&mut s, &outcomes, &waited, &source.text);
+                let new_plan = self.plans(&mut s, &names, &source.text, &mut combinations, started)?;
+                if new_plan && self.config.plans == PlanUse::Guide {
+                    if pool.len() >= 200 {
+                        pool.remove(0);
+                    }
+                    pool.push(query.clone());
+                }
                 let first_non_empty = outcomes[0].rows().is_some_and(|r| !r.rows.is_empty());
                 let slot = s.non_empty_by_length.entry(query.clause_count).or_default();
                 slot.0 += 1;
@@ -635,6 +667,41 @@ impl Campaign {
         };
         s.findings.insert(signature.to_string(), dir.display().to_string());
         Ok(())
+    }
+
+    /// Reads each baseline engine's plan of `query` (the first spec of each
+    /// engine, settings aside) and counts its operator combination; whether
+    /// one was new.
+    fn plans(
+        &mut self,
+        s: &mut Summary,
+        names: &[String],
+        query: &str,
+        seen: &mut BTreeSet<(usize, Vec<String>)>,
+        started: Instant,
+    ) -> Result<bool, CampaignError> {
+        if self.config.plans == PlanUse::Off {
+            return Ok(false);
+        }
+        let mut new = false;
+        for (i, e) in self.engines.iter_mut().enumerate() {
+            let base = crate::settings::base(&names[i]);
+            if names.iter().position(|n| crate::settings::base(n) == base) != Some(i) {
+                continue;
+            }
+            match e.plan(query, &self.config.exec)? {
+                Some(ops) => {
+                    let combination: Vec<String> = ops.into_iter().collect::<BTreeSet<_>>().into_iter().collect();
+                    new |= seen.insert((i, combination));
+                }
+                None => s.plans_missing += 1,
+            }
+        }
+        if new {
+            s.plan_combinations = seen.len();
+            s.plan_timeline.push((s.queries, started.elapsed().as_secs_f64(), seen.len()));
+        }
+        Ok(new)
     }
 
     /// What the campaign sent, when recording.

@@ -38,63 +38,72 @@ impl Oracle for Differential {
     }
 
     fn judge(&self, cx: &JudgeCx<'_>, case: &TestCase, outcomes: &[Vec<Outcome>]) -> Verdict {
-        let (Some(query), Some(outcomes)) = (case.queries.first(), outcomes.first()) else { return Verdict::Pass };
-        if outcomes.len() < 2 {
-            return Verdict::Pass;
-        }
-        let order = query.order_columns.as_ref().map_or(RowOrder::Bag, |keys| RowOrder::SortedBy(keys.clone()));
-        let (first_name, first) = (&cx.names[0], &outcomes[0]);
-        let clause_shape = || Some(constructs(&query.ast));
-        for (name, other) in cx.names.iter().zip(outcomes).skip(1) {
-            let found = |fault: Fault, shape: Option<String>, summary: String| {
-                Verdict::Finding(Finding {
-                    signature: Signature {
-                        oracle: OracleKind::Differential,
-                        engines: vec![first_name.clone(), name.clone()],
-                        fault,
-                        shape,
-                    },
-                    summary,
-                    relation: None,
-                    query: None,
-                })
-            };
-            match (first, other) {
-                (Outcome::Rows(a), Outcome::Rows(b)) => {
-                    if let Comparison::Differ(d) = compare(a, b, &order, Tolerance::default()) {
-                        let (fault, shape) = match &d {
-                            Difference::ColumnCount { .. } => (Fault::ColumnCount, clause_shape()),
-                            Difference::Rows { .. } if a.rows.len() != b.rows.len() => {
-                                (Fault::RowCount, clause_shape())
-                            }
-                            // Same number of rows: name the columns whose values
-                            // differ by what computes them, which groups one
-                            // fault's many queries under one signature.
-                            Difference::Rows { .. } => {
-                                let types = result_types(&query.ast, cx.schema).unwrap_or_default();
-                                let kinds = column_kinds(&query.ast, &types);
-                                (Fault::Values { columns: differing_columns(a, b, &kinds) }, None)
-                            }
-                            Difference::Order { .. } => (Fault::Order, clause_shape()),
-                        };
-                        let summary = format!("{first_name} and {name} return different results ({fault})");
-                        return found(fault, shape, summary);
-                    }
-                }
-                (Outcome::Rows(_), Outcome::Error { class, message })
-                | (Outcome::Error { class, message }, Outcome::Rows(_)) => {
-                    let refusing = if matches!(first, Outcome::Error { .. }) { first_name } else { name };
-                    return found(
-                        Fault::Refused { engine: refusing.clone(), message: normalize(message) },
-                        None,
-                        format!("{refusing} refuses ({}) a query the other engine answers", class.name()),
-                    );
-                }
-                _ => {}
-            }
-        }
-        Verdict::Pass
+        let pairs: Vec<(usize, usize)> = (1..cx.names.len()).map(|i| (0, i)).collect();
+        judge_pairs(OracleKind::Differential, cx, case, outcomes, &pairs)
     }
+}
+
+/// A difference in the first query's answers between the engines of a
+/// pair, `(a, b)` with `a` the reference, for the first pair that shows one.
+/// Two refusals are not compared; crashes, hangs and unreadable answers are
+/// not this oracle's.
+pub(crate) fn judge_pairs(
+    kind: OracleKind,
+    cx: &JudgeCx<'_>,
+    case: &TestCase,
+    outcomes: &[Vec<Outcome>],
+    pairs: &[(usize, usize)],
+) -> Verdict {
+    let (Some(query), Some(outcomes)) = (case.queries.first(), outcomes.first()) else { return Verdict::Pass };
+    let order = query.order_columns.as_ref().map_or(RowOrder::Bag, |keys| RowOrder::SortedBy(keys.clone()));
+    let clause_shape = || Some(constructs(&query.ast));
+    for &(a, b) in pairs {
+        let (Some(first), Some(other), Some(first_name), Some(name)) =
+            (outcomes.get(a), outcomes.get(b), cx.names.get(a), cx.names.get(b))
+        else {
+            continue;
+        };
+        let found = |fault: Fault, shape: Option<String>, summary: String| {
+            Verdict::Finding(Finding {
+                signature: Signature { oracle: kind, engines: vec![first_name.clone(), name.clone()], fault, shape },
+                summary,
+                relation: None,
+                query: None,
+            })
+        };
+        match (first, other) {
+            (Outcome::Rows(x), Outcome::Rows(y)) => {
+                if let Comparison::Differ(d) = compare(x, y, &order, Tolerance::default()) {
+                    let (fault, shape) = match &d {
+                        Difference::ColumnCount { .. } => (Fault::ColumnCount, clause_shape()),
+                        Difference::Rows { .. } if x.rows.len() != y.rows.len() => (Fault::RowCount, clause_shape()),
+                        // Same number of rows: name the columns whose values
+                        // differ by what computes them, which groups one
+                        // fault's many queries under one signature.
+                        Difference::Rows { .. } => {
+                            let types = result_types(&query.ast, cx.schema).unwrap_or_default();
+                            let kinds = column_kinds(&query.ast, &types);
+                            (Fault::Values { columns: differing_columns(x, y, &kinds) }, None)
+                        }
+                        Difference::Order { .. } => (Fault::Order, clause_shape()),
+                    };
+                    let summary = format!("{first_name} and {name} return different results ({fault})");
+                    return found(fault, shape, summary);
+                }
+            }
+            (Outcome::Rows(_), Outcome::Error { class, message })
+            | (Outcome::Error { class, message }, Outcome::Rows(_)) => {
+                let refusing = if matches!(first, Outcome::Error { .. }) { first_name } else { name };
+                return found(
+                    Fault::Refused { engine: refusing.clone(), message: normalize(message) },
+                    None,
+                    format!("{refusing} refuses ({}) a query the other engine answers", class.name()),
+                );
+            }
+            _ => {}
+        }
+    }
+    Verdict::Pass
 }
 
 /// The kinds of the columns whose values differ as multisets.

@@ -15,6 +15,7 @@ pub mod reduce;
 mod relation;
 pub mod report;
 pub mod rewrite;
+pub mod settings;
 pub mod signature;
 pub mod work;
 

@@ -29,18 +29,21 @@ pub enum OracleKind {
     Rewrite,
     /// GAMERA's graph-aware metamorphic relations.
     Metamorphic,
+    /// DOT: one engine's answers under its optimization settings.
+    Settings,
 }
 
 impl OracleKind {
     /// Every oracle, in the order verdicts are asked for: a crashed engine
     /// has no answer to compare, so the crash oracle speaks first.
-    pub const ALL: [OracleKind; 6] = [
+    pub const ALL: [OracleKind; 7] = [
         OracleKind::Crash,
         OracleKind::Error,
         OracleKind::Differential,
         OracleKind::Partition,
         OracleKind::Rewrite,
         OracleKind::Metamorphic,
+        OracleKind::Settings,
     ];
 
     /// The oracle's name on the command line.
@@ -52,6 +55,7 @@ impl OracleKind {
             OracleKind::Partition => "partition",
             OracleKind::Rewrite => "rewrite",
             OracleKind::Metamorphic => "metamorphic",
+            OracleKind::Settings => "settings",
         }
     }
 
@@ -245,5 +249,6 @@ pub fn oracle(kind: OracleKind) -> Box<dyn Oracle> {
         OracleKind::Partition => Box::new(crate::partition::Partition),
         OracleKind::Rewrite => Box::new(crate::rewrite::Rewrite),
         OracleKind::Metamorphic => Box::new(crate::metamorphic::Metamorphic),
+        OracleKind::Settings => Box::new(crate::settings::SettingsOracle),
     }
 }

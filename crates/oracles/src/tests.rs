@@ -98,6 +98,7 @@ fn config(out: &std::path::Path, oracles: Vec<OracleKind>, queries: u64) -> Camp
         reduce: true,
         reduction: crate::reduce::Limits::default(),
         record: false,
+        plans: crate::campaign::PlanUse::Off,
     }
 }
 

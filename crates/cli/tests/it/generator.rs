@@ -58,7 +58,7 @@ fn generated_queries_run_on_falkordb() {
 
 #[test]
 fn generated_queries_run_on_grafeo() {
-    let mut db = HostedEngine::grafeo(grafeo_host()).expect("starts");
+    let mut db = HostedEngine::grafeo("grafeo".into(), grafeo_host()).expect("starts");
     assert_rates("grafeo", &run(&mut db, "falkordb,grafeo", 21, 300));
     assert_rates("grafeo", &run(&mut db, "grafeo", 23, 200));
 }

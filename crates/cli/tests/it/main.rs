@@ -12,6 +12,7 @@ mod grafeo;
 mod harness;
 mod known_bugs;
 mod kuzu;
+mod settings;
 
 use std::path::PathBuf;
 

@@ -388,6 +388,17 @@ impl Engine for FalkorDb {
         self.restore_or_restart()
     }
 
+    fn plan(&mut self, query: &str, opts: &ExecOptions) -> Result<Option<Vec<String>>, EngineError> {
+        self.conn
+            .set_read_timeout(Some(opts.timeout + HANG_GRACE))
+            .map_err(|e| EngineError::Protocol { engine: ENGINE, detail: format!("cannot set a read timeout: {e}") })?;
+        // A query the planner refuses has no plan; it is the query's answer
+        // that says why, not this.
+        let lines: redis::RedisResult<Vec<String>> =
+            redis::cmd("GRAPH.EXPLAIN").arg(GRAPH_KEY).arg(query).query(&mut self.conn);
+        Ok(lines.ok().map(|l| crate::plan::falkordb(&l)))
+    }
+
     fn execute(&mut self, query: &str, opts: &ExecOptions) -> Result<Outcome, EngineError> {
         match self.cap_rows(opts.max_rows) {
             Err(e) if is_server_error(&e) => {

@@ -1,0 +1,99 @@
+//! The optimization-settings oracle (DOT): one query on one engine under
+//! several configurations of its switches, each compared with the
+//! engine's baseline (the first spec of that engine in the campaign).
+//! Configurations come from a pairwise covering array whose first rows flip
+//! one switch each, and configurations are compared in order of how many
+//! switches they flip, so a difference is pinned on the fewest switches
+//! that show it: on one switch where flipping it alone does (DOT's fault
+//! localization, its Algorithm 1, with every one-switch step already run),
+//! else on the combination.
+
+use graphlancer_engines::Outcome;
+use graphlancer_model::CaseRng;
+
+use crate::oracle::{BuildCx, CaseQuery, JudgeCx, Oracle, OracleKind, TestCase, Verdict};
+
+/// Answers compared across an engine's configurations.
+pub struct SettingsOracle;
+
+/// The engine a spec names, without its settings.
+pub fn base(spec: &str) -> &str {
+    spec.split_once('?').map_or(spec, |(b, _)| b)
+}
+
+/// The switches a spec sets, `name=value` each.
+pub fn switches(spec: &str) -> Vec<&str> {
+    spec.split_once('?').map(|(_, q)| q.split('&').filter(|s| !s.is_empty()).collect()).unwrap_or_default()
+}
+
+/// Each configuration paired with its engine's baseline, fewest switches
+/// first (then in campaign order).
+pub fn pairs(names: &[String]) -> Vec<(usize, usize)> {
+    let mut out: Vec<(usize, usize)> = Vec::new();
+    for (i, name) in names.iter().enumerate() {
+        if let Some(b) = names.iter().position(|n| base(n) == base(name))
+            && b != i
+        {
+            out.push((b, i));
+        }
+    }
+    out.sort_by_key(|&(_, i)| (switches(&names[i]).len(), i));
+    out
+}
+
+impl Oracle for SettingsOracle {
+    fn kind(&self) -> OracleKind {
+        OracleKind::Settings
+    }
+
+    fn adds_queries(&self) -> bool {
+        false
+    }
+
+    fn build(
+        &self,
+        source: &graphlancer_cypher::Generated,
+        cx: &BuildCx<'_, '_>,
+        _: &mut CaseRng,
+    ) -> Result<TestCase, &'static str> {
+        if cx.engines < 2 {
+            return Err("one configuration");
+        }
+        Ok(TestCase::single("settings", CaseQuery::source(source)))
+    }
+
+    fn judge(&self, cx: &JudgeCx<'_>, case: &TestCase, outcomes: &[Vec<Outcome>]) -> Verdict {
+        let pairs = pairs(cx.names);
+        match crate::differential::judge_pairs(OracleKind::Settings, cx, case, outcomes, &pairs) {
+            Verdict::Finding(mut f) => {
+                let config = &f.signature.engines[1];
+                let flipped = switches(config);
+                let why = if flipped.len() == 1 {
+                    format!("flipping {} alone shows it", flipped[0])
+                } else {
+                    // Every one-switch configuration ran and agreed.
+                    format!("only {} together show it; each alone does not", flipped.join(" and "))
+                };
+                f.summary = format!("{}: {why}", f.summary);
+                Verdict::Finding(f)
+            }
+            other => other,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn configurations_pair_with_their_baseline_fewest_switches_first() {
+        let names: Vec<String> = ["grafeo", "grafeo?a=1&b=1", "kuzu@0.11.3", "grafeo?a=1", "kuzu@0.11.3?c=0"]
+            .iter()
+            .map(|s| (*s).to_owned())
+            .collect();
+        assert_eq!(pairs(&names), vec![(0, 3), (2, 4), (0, 1)]);
+        assert_eq!(switches("grafeo?a=1&b=1"), ["a=1", "b=1"]);
+        assert_eq!(base("kuzu@0.11.3?c=0"), "kuzu@0.11.3");
+    }
+}
