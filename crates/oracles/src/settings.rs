@@ -84,7 +84,44 @@ impl Oracle for SettingsOracle {
 
 #[cfg(test)]
 mod tests {
+    use graphlancer_cypher::ast::{Clause, Expr, Projection, Query, SingleQuery};
+    use graphlancer_model::{ResultSet, Schema, Value};
+
     use super::*;
+    use crate::oracle::Finding;
+
+    fn judge(names: &[&str], answers: &[i64]) -> Verdict {
+        let names: Vec<String> = names.iter().map(|s| (*s).to_owned()).collect();
+        let ret = Clause::Return(Projection::of(vec![(Expr::var("x"), "x".into())]));
+        let ast = Query { parts: vec![SingleQuery { clauses: vec![ret] }], union_all: false };
+        let case = TestCase::single("settings", CaseQuery::new("source", ast, None));
+        let outcomes: Vec<Outcome> = answers
+            .iter()
+            .map(|a| Outcome::Rows(ResultSet::new(vec!["x".into()], vec![vec![Value::Int(*a)]])))
+            .collect();
+        let schema =
+            Schema::generate(&graphlancer_model::SchemaConfig::default(), &mut graphlancer_model::derive_rng(0, &[0]));
+        SettingsOracle.judge(&JudgeCx { names: &names, schema: &schema }, &case, &[outcomes])
+    }
+
+    #[test]
+    fn a_difference_is_pinned_on_the_fewest_switches_that_show_it() {
+        let names = ["e", "e?a=1", "e?b=1", "e?a=1&b=1"];
+        // a alone differs, and so does a with b: the report names a alone.
+        let Verdict::Finding(Finding { signature, summary, .. }) = judge(&names, &[1, 2, 1, 2]) else {
+            panic!("a finding")
+        };
+        assert_eq!(signature.engines, ["e", "e?a=1"]);
+        assert_eq!(signature.oracle, OracleKind::Settings);
+        assert!(summary.contains("flipping a=1 alone"), "{summary}");
+        // Only both together differ.
+        let Verdict::Finding(Finding { signature, summary, .. }) = judge(&names, &[1, 1, 1, 2]) else {
+            panic!("a finding")
+        };
+        assert_eq!(signature.engines, ["e", "e?a=1&b=1"]);
+        assert!(summary.contains("only a=1 and b=1 together"), "{summary}");
+        assert_eq!(judge(&names, &[1, 1, 1, 1]), Verdict::Pass);
+    }
 
     #[test]
     fn configurations_pair_with_their_baseline_fewest_switches_first() {
