@@ -247,7 +247,9 @@ impl DialectProfile {
         };
         let mut out = first.clone();
         for p in iter {
-            out.name = format!("{}&{}", out.name, p.name);
+            if !out.name.split('&').any(|n| n == p.name) {
+                out.name = format!("{}&{}", out.name, p.name);
+            }
             out.graph = out.graph.meet(p.graph);
             out.features.retain(|f| p.features.contains(f));
             for (f, reason) in &p.disabled {
