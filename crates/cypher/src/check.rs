@@ -48,6 +48,21 @@ fn check_single(q: &SingleQuery, schema: &Schema, mut env: Env) -> Result<(Vec<S
     let mut columns = Vec::new();
     for (i, clause) in q.clauses.iter().enumerate() {
         let last = i + 1 == q.clauses.len();
+        // Cypher's grammar: reading after writing needs a WITH between.
+        let reads = matches!(clause, Clause::Match { .. } | Clause::Unwind { .. } | Clause::Call { .. });
+        let wrote = i > 0
+            && matches!(
+                q.clauses[i - 1],
+                Clause::Create { .. }
+                    | Clause::Merge { .. }
+                    | Clause::Set { .. }
+                    | Clause::Remove { .. }
+                    | Clause::Delete { .. }
+                    | Clause::Foreach { .. }
+            );
+        if reads && wrote {
+            return Err("a read after a write needs a WITH between them".into());
+        }
         match clause {
             Clause::Match { patterns, guard, predicate, .. } => {
                 check_match(patterns, guard.as_ref(), schema, &mut env)?;
@@ -603,6 +618,19 @@ mod tests {
         let s = schema();
         let key = s.labels[0].keys[0].clone();
         let (q, s) = with_match(Vec::new(), prop("n", &key));
+        assert_eq!(check(&q, &s), Ok(()));
+    }
+
+    #[test]
+    fn a_read_right_after_a_write_is_refused() {
+        let s = schema();
+        let label = s.labels[0].name.clone();
+        let read = Clause::Match { optional: false, patterns: vec![node("m", &label)], guard: None, predicate: None };
+        let delete = Clause::Delete { detach: true, variables: vec!["n".into()] };
+        let (q, s) = with_match(vec![delete.clone(), read.clone()], Expr::var("m"));
+        assert_eq!(check(&q, &s), Err("a read after a write needs a WITH between them".into()));
+        let with = Clause::With(Projection::of(vec![(Expr::lit(Value::Int(0)), "x".into())]));
+        let (q, s) = with_match(vec![delete, with, read], Expr::var("m"));
         assert_eq!(check(&q, &s), Ok(()));
     }
 
