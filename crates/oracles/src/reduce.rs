@@ -115,8 +115,14 @@ impl Reducer<'_> {
             limits: self.limits,
             tried: BTreeSet::new(),
             // A guard keeps engines of different semantics comparable; an
-            // engine compared with itself (or a crash) needs none.
-            guards: self.oracle.kind() != crate::oracle::OracleKind::Differential,
+            // engine compared with itself (or a crash) needs none. Settings
+            // are different execution paths of one engine, which may keep
+            // relationships unique differently (a settings finding on Grafeo
+            // lost its guard and turned into another bug).
+            guards: !matches!(
+                self.oracle.kind(),
+                crate::oracle::OracleKind::Differential | crate::oracle::OracleKind::Settings
+            ),
         };
         let Some(first) = case.queries.first() else {
             return Ok(Reduction { reduced: None, attempts: 0, finished: true });
