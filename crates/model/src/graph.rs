@@ -185,9 +185,15 @@ impl Graph {
         Graph { schema, nodes, relationships }
     }
 
-    /// The node with generated identity `id`.
+    /// The node with generated identity `id`: at position `id` in a
+    /// generated graph, found by its identity in a reduced one (nodes keep
+    /// their identities, in order, when others are taken out).
     pub fn node(&self, id: i64) -> Option<&GraphNode> {
-        usize::try_from(id).ok().and_then(|i| self.nodes.get(i)).filter(|n| n.id == id)
+        usize::try_from(id)
+            .ok()
+            .and_then(|i| self.nodes.get(i))
+            .filter(|n| n.id == id)
+            .or_else(|| self.nodes.iter().find(|n| n.id == id))
     }
 }
 

@@ -294,4 +294,20 @@ mod tests {
         assert!(script[g.schema.labels.len()].starts_with("CREATE REL TABLE T0(FROM "));
         assert!(script[tables..].iter().all(|s| !s.contains("TABLE")));
     }
+
+    /// A reduced graph keeps its nodes' identities with gaps between them:
+    /// every relationship still names its endpoints' labels.
+    #[test]
+    fn kuzu_script_of_a_reduced_graph_names_every_endpoint() {
+        let config = GraphConfig { second_label_probability: 0.0, ..GraphConfig::default() };
+        let mut g = generate(2, &config).expect("valid");
+        g.nodes.retain(|n| n.id % 3 != 0);
+        g.relationships.retain(|r| r.start % 3 != 0 && r.end % 3 != 0);
+        assert!(!g.relationships.is_empty());
+        for dialect in [ScriptDialect::Kuzu, ScriptDialect::KuzuRelGroups] {
+            let script = creation_script(&g, dialect);
+            assert!(script.iter().all(|s| !s.contains("(a:`")), "{script:?}");
+            assert!(script.iter().all(|s| !s.contains("(a:)") && !s.contains("(a: ")), "{script:?}");
+        }
+    }
 }
