@@ -93,6 +93,11 @@ enum Command {
         /// The engine family whose releases to try.
         #[arg(long)]
         engine: String,
+        /// Which of the finding's engines the releases stand in for, by its
+        /// spec (e.g. kuzu@0.10.0); default: the last of the family. In a
+        /// finding between two versions, the one whose answer is wrong.
+        #[arg(long)]
+        replace: Option<String>,
         /// Per-query timeout.
         #[arg(long, default_value = "10s", value_parser = parse_duration)]
         timeout: Duration,
@@ -312,7 +317,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Engines { specs, json, settings: true } => engines::settings(&specs, json),
         Command::Engines { specs, json, settings: false } => engines::run(&specs, json),
         Command::Replay { dir, timeout } => run::replay(&dir, timeout),
-        Command::Bisect { dir, engine, timeout } => run::bisect(&dir, &engine, timeout),
+        Command::Bisect { dir, engine, replace, timeout } => run::bisect(&dir, &engine, replace.as_deref(), timeout),
         Command::Reduce { dir, timeout, candidates, time } => {
             run::reduce(&dir, timeout, graphlancer_oracles::reduce::Limits { candidates, time })
         }

@@ -406,7 +406,7 @@ pub(crate) fn reduce(dir: &Path, timeout: Duration, limits: Limits) -> Result<Ex
 /// version shows the finding when the finding's oracle judges the same kind
 /// of wrong answer. Releases are assumed to change behaviour once between
 /// the oldest and the case's own version, which a binary search finds.
-pub(crate) fn bisect(dir: &Path, family: &str, timeout: Duration) -> Result<ExitCode> {
+pub(crate) fn bisect(dir: &Path, family: &str, replace: Option<&str>, timeout: Duration) -> Result<ExitCode> {
     use graphlancer_engines::install::{engines_dir, released_versions};
     use graphlancer_oracles::report::{Bisection, rewrite};
 
@@ -414,8 +414,20 @@ pub(crate) fn bisect(dir: &Path, family: &str, timeout: Duration) -> Result<Exit
         anyhow::bail!("bisect knows the released versions of kuzu and ladybug, not '{family}'");
     }
     let mut case = read_case(&dir.join("case.json"))?;
-    let Some(at) = case.engines.iter().rposition(|e| e.spec.split('@').next() == Some(family)) else {
-        anyhow::bail!("the finding in {} was not made on {family}", dir.display());
+    let at = match replace {
+        Some(spec) => {
+            case.engines.iter().position(|e| e.spec == spec).filter(|_| spec.split('@').next() == Some(family))
+        }
+        None => case.engines.iter().rposition(|e| e.spec.split('@').next() == Some(family)),
+    };
+    let Some(at) = at else {
+        let specs: Vec<&str> = case.engines.iter().map(|e| e.spec.as_str()).collect();
+        anyhow::bail!(
+            "the finding in {} has no {family} engine {} (its engines: {})",
+            dir.display(),
+            replace.unwrap_or(""),
+            specs.join(", ")
+        );
     };
     let own = case.engines[at].spec.split('@').nth(1).unwrap_or_default().to_owned();
     let versions = released_versions(family).map_err(anyhow::Error::msg)?;
@@ -449,8 +461,11 @@ pub(crate) fn bisect(dir: &Path, family: &str, timeout: Duration) -> Result<Exit
                 return Ok(false);
             }
         };
-        // A release that cannot hold the graph does not show the finding.
+        // A release that cannot hold the graph does not show the finding,
+        // and is listed as unusable: it says nothing about the bug.
         if engines.iter_mut().any(|e| e.load(&case.graph).is_err()) {
+            eprintln!("bisect: {family}@{version} cannot load the graph");
+            unusable.push(version.to_owned());
             tried.push((version.to_owned(), false));
             return Ok(false);
         }
