@@ -133,8 +133,8 @@ fn engines_lists_what_is_installed_and_checks_named_specs() {
     let entries: Vec<serde_json::Value> = serde_json::from_slice(&list.stdout).expect("JSON");
     let status =
         |spec: &str| entries.iter().find(|e| e["spec"] == spec).and_then(|e| e["status"].as_str()).map(str::to_owned);
-    assert_eq!(status("grafeo").as_deref(), Some("ready"));
-    let kuzu = status("kuzu@VERSION").unwrap_or_default();
+    assert_eq!(status("grafeo[?SETTINGS]").as_deref(), Some("ready"));
+    let kuzu = status("kuzu@VERSION[?SETTINGS]").unwrap_or_default();
     assert!(kuzu.starts_with("installed: ") && kuzu.contains("0.10.0") && kuzu.contains("0.11.3"), "{kuzu}");
     assert_eq!(status("arcadedb").as_deref(), Some("installed"));
     let checked = graphlancer(&["engines", "kuzu@0.11.3", "grafeo"]);
