@@ -140,9 +140,9 @@ fn engines_lists_what_is_installed_and_checks_named_specs() {
     let checked = graphlancer(&["engines", "kuzu@0.11.3", "grafeo"]);
     assert!(checked.status.success(), "{}", stderr(&checked));
     assert!(String::from_utf8_lossy(&checked.stdout).contains("ready: kuzu@0.11.3 0.11.3"));
-    let missing = graphlancer(&["engines", "kuzu@0.0.1"]);
+    let missing = graphlancer(&["engines", "kuzu@0.0.0"]);
     assert_eq!(missing.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&missing.stdout).contains("scripts/setup-engines.sh kuzu@0.0.1"));
+    assert!(String::from_utf8_lossy(&missing.stdout).contains("scripts/setup-engines.sh kuzu@0.0.0"));
 }
 
 #[test]
