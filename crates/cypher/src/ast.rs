@@ -96,6 +96,21 @@ pub enum Clause {
     },
 }
 
+impl Clause {
+    /// Whether the clause is an updating clause of Cypher's grammar.
+    pub fn is_write(&self) -> bool {
+        matches!(
+            self,
+            Clause::Create { .. }
+                | Clause::Merge { .. }
+                | Clause::Set { .. }
+                | Clause::Remove { .. }
+                | Clause::Delete { .. }
+                | Clause::Foreach { .. }
+        )
+    }
+}
+
 /// The body of WITH and RETURN.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Projection {

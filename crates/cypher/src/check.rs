@@ -50,16 +50,7 @@ fn check_single(q: &SingleQuery, schema: &Schema, mut env: Env) -> Result<(Vec<S
         let last = i + 1 == q.clauses.len();
         // Cypher's grammar: reading after writing needs a WITH between.
         let reads = matches!(clause, Clause::Match { .. } | Clause::Unwind { .. } | Clause::Call { .. });
-        let wrote = i > 0
-            && matches!(
-                q.clauses[i - 1],
-                Clause::Create { .. }
-                    | Clause::Merge { .. }
-                    | Clause::Set { .. }
-                    | Clause::Remove { .. }
-                    | Clause::Delete { .. }
-                    | Clause::Foreach { .. }
-            );
+        let wrote = i > 0 && q.clauses[i - 1].is_write();
         if reads && wrote {
             return Err("a read after a write needs a WITH between them".into());
         }

@@ -31,16 +31,27 @@ impl Oracle for Differential {
         cx: &BuildCx<'_, '_>,
         _: &mut CaseRng,
     ) -> Result<TestCase, &'static str> {
-        if cx.engines < 2 {
-            return Err("one engine");
-        }
-        Ok(TestCase::single("differential", CaseQuery::source(source)))
+        compared(source, cx, "differential", "one engine")
     }
 
     fn judge(&self, cx: &JudgeCx<'_>, case: &TestCase, outcomes: &[Vec<Outcome>]) -> Verdict {
         let pairs: Vec<(usize, usize)> = (1..cx.names.len()).map(|i| (0, i)).collect();
         judge_pairs(OracleKind::Differential, cx, case, outcomes, &pairs)
     }
+}
+
+/// The generated query alone, as a case for an oracle that compares it
+/// across engines (`why_not` when there is only one).
+pub(crate) fn compared(
+    source: &graphlancer_cypher::Generated,
+    cx: &BuildCx<'_, '_>,
+    relation: &str,
+    why_not: &'static str,
+) -> Result<TestCase, &'static str> {
+    if cx.engines < 2 {
+        return Err(why_not);
+    }
+    Ok(TestCase::single(relation, CaseQuery::source(source)))
 }
 
 /// A difference in the first query's answers between the engines of a

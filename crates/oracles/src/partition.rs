@@ -76,15 +76,8 @@ fn combination(ret: &Projection) -> Result<Option<Vec<Combine>>, &'static str> {
 
 pub(crate) fn writes(q: &Query) -> bool {
     q.parts.iter().flat_map(|p| &p.clauses).any(|c| {
-        matches!(
-            c,
-            Clause::Create { .. }
-                | Clause::Merge { .. }
-                | Clause::Set { .. }
-                | Clause::Remove { .. }
-                | Clause::Delete { .. }
-                | Clause::Foreach { .. }
-        ) || matches!(c, Clause::Call { body, .. } if writes(&Query { parts: vec![body.clone()], union_all: false }))
+        c.is_write()
+            || matches!(c, Clause::Call { body, .. } if writes(&Query { parts: vec![body.clone()], union_all: false }))
     })
 }
 

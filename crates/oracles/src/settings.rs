@@ -11,7 +11,7 @@
 use graphlancer_engines::Outcome;
 use graphlancer_model::CaseRng;
 
-use crate::oracle::{BuildCx, CaseQuery, JudgeCx, Oracle, OracleKind, TestCase, Verdict};
+use crate::oracle::{BuildCx, JudgeCx, Oracle, OracleKind, TestCase, Verdict};
 
 /// Answers compared across an engine's configurations.
 pub struct SettingsOracle;
@@ -56,10 +56,7 @@ impl Oracle for SettingsOracle {
         cx: &BuildCx<'_, '_>,
         _: &mut CaseRng,
     ) -> Result<TestCase, &'static str> {
-        if cx.engines < 2 {
-            return Err("one configuration");
-        }
-        Ok(TestCase::single("settings", CaseQuery::source(source)))
+        crate::differential::compared(source, cx, "settings", "one configuration")
     }
 
     fn judge(&self, cx: &JudgeCx<'_>, case: &TestCase, outcomes: &[Vec<Outcome>]) -> Verdict {
@@ -88,7 +85,7 @@ mod tests {
     use graphlancer_model::{ResultSet, Schema, Value};
 
     use super::*;
-    use crate::oracle::Finding;
+    use crate::oracle::{CaseQuery, Finding};
 
     fn judge(names: &[&str], answers: &[i64]) -> Verdict {
         let names: Vec<String> = names.iter().map(|s| (*s).to_owned()).collect();
