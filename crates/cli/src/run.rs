@@ -231,19 +231,6 @@ fn read_config(text: &str, preset: Preset) -> Result<Config> {
     Ok((generator, weights, limits))
 }
 
-/// Every engine's outcome on each query of `case`, on the graph they hold.
-fn run_case(
-    engines: &mut [Box<dyn Engine>],
-    case: &graphlancer_oracles::TestCase,
-    exec: &ExecOptions,
-) -> Result<Vec<Vec<graphlancer_engines::Outcome>>> {
-    let mut outcomes = Vec::with_capacity(case.queries.len());
-    for q in &case.queries {
-        outcomes.push(engines.iter_mut().map(|e| e.execute(&q.text, exec)).collect::<Result<Vec<_>, _>>()?);
-    }
-    Ok(outcomes)
-}
-
 /// Each spec followed by its engine under every configuration of the
 /// pairwise covering array over its switches ([`graphlancer_engines::settings::pairwise`]).
 fn with_configurations(specs: &[EngineSpec]) -> Result<Vec<EngineSpec>> {
@@ -326,7 +313,11 @@ pub(crate) fn replay(dir: &Path, timeout: Duration) -> Result<ExitCode> {
     for e in &mut engines {
         e.load(&case.graph)?;
     }
-    let outcomes = run_case(&mut engines, &case_queries, &ExecOptions { timeout, ..ExecOptions::default() })?;
+    let outcomes = graphlancer_oracles::reduce::outcomes(
+        &mut engines,
+        &case_queries.queries,
+        &ExecOptions { timeout, ..ExecOptions::default() },
+    )?;
     let names: Vec<String> = case.engines.iter().map(|e| e.spec.clone()).collect();
     let judge = JudgeCx { names: &names, schema: &case.graph.schema };
     match oracle(case.oracle).judge(&judge, &case_queries, &outcomes) {
@@ -368,7 +359,7 @@ pub(crate) fn reduce(dir: &Path, timeout: Duration, limits: Limits) -> Result<Ex
     let graph = case.graph.clone();
     let judge = JudgeCx { names: &names, schema: &graph.schema };
     let o = oracle(case.oracle);
-    let outcomes = run_case(&mut engines, &test_case, &exec)?;
+    let outcomes = graphlancer_oracles::reduce::outcomes(&mut engines, &test_case.queries, &exec)?;
     let found = match o.judge(&judge, &test_case, &outcomes) {
         Verdict::Finding(f) if f.signature.family() == case.signature.family() => f,
         _ => {
@@ -469,7 +460,7 @@ pub(crate) fn bisect(dir: &Path, family: &str, replace: Option<&str>, timeout: D
             tried.push((version.to_owned(), false));
             return Ok(false);
         }
-        let outcomes = run_case(&mut engines, &test_case, &exec)?;
+        let outcomes = graphlancer_oracles::reduce::outcomes(&mut engines, &test_case.queries, &exec)?;
         let judge = JudgeCx { names: &names, schema: &case.graph.schema };
         let shown = matches!(oracle(case.oracle).judge(&judge, &test_case, &outcomes),
             Verdict::Finding(f) if family_of(&f.signature) == wanted);

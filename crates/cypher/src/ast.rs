@@ -413,6 +413,23 @@ impl Expr {
         Expr::Binary(op, Box::new(a), Box::new(b))
     }
 
+    /// `a AND b AND ...`, left-nested; `None` for no parts.
+    pub fn and_all(parts: impl IntoIterator<Item = Expr>) -> Option<Expr> {
+        parts.into_iter().reduce(|a, b| Expr::binary(BinOp::And, a, b))
+    }
+
+    /// The conjuncts of this expression: `a AND b AND c` split, in order.
+    pub fn conjuncts(&self) -> Vec<&Expr> {
+        match self {
+            Expr::Binary(BinOp::And, a, b) => {
+                let mut out = a.conjuncts();
+                out.extend(b.conjuncts());
+                out
+            }
+            e => vec![e],
+        }
+    }
+
     /// `count(*)`.
     pub fn count_star() -> Expr {
         Expr::Aggregate { name: "count".into(), distinct: false, arg: None }

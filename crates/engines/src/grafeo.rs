@@ -43,7 +43,7 @@ impl GrafeoBackend {
         self.identities.clear();
         let Some(graph) = &self.graph else { return Ok(()) };
         let session = self.db.session();
-        if self.settings.value(&crate::settings::GRAFEO[2]) == "all" {
+        if self.settings.value(&crate::settings::GRAFEO_INDEX) == "all" {
             // Before the data, as for FalkorDB; Grafeo names every index.
             for (i, l) in graph.schema.labels.iter().enumerate() {
                 for (j, k) in l.keys.iter().enumerate() {
@@ -160,20 +160,20 @@ impl GrafeoBackend {
     }
 }
 
-/// Folds Grafeo's error codes into graphlancer's classes.
-/// An in-memory database without Grafeo's own 30-second query timeout: the
-/// client's `--timeout` bounds a query alone (the four-times confirmation of
-/// a hang, and `replay --timeout`, were cut at 30 s).
+/// An in-memory database under `settings`, without Grafeo's own 30-second
+/// query timeout: the client's `--timeout` bounds a query alone (the
+/// four-times confirmation of a hang, and `replay --timeout`, were cut at 30 s).
 fn fresh(settings: &Settings) -> grafeo::GrafeoDB {
-    use crate::settings::GRAFEO;
+    use crate::settings::{FACTORIZED_EXECUTION, SHUFFLE_UNORDERED};
     let mut config = grafeo::Config::in_memory().without_query_timeout();
-    if settings.value(&GRAFEO[0]) == "false" {
+    if settings.value(&FACTORIZED_EXECUTION) == "false" {
         config = config.without_factorized_execution();
     }
-    config = config.with_shuffle_unordered(settings.value(&GRAFEO[1]) == "true");
+    config = config.with_shuffle_unordered(settings.value(&SHUFFLE_UNORDERED) == "true");
     grafeo::GrafeoDB::with_config(config).expect("an in-memory database opens")
 }
 
+/// Folds Grafeo's error codes into graphlancer's classes.
 fn classify(e: &grafeo::Error, timeout_ms: u64) -> Outcome {
     use grafeo_common::utils::error::ErrorCode as E;
     let class = match e.error_code() {

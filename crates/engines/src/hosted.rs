@@ -110,6 +110,62 @@ impl HostedEngine {
             Err(f) => Err(load_err(failure_text(f))),
         }
     }
+
+    /// Runs `query`; with `writes`, the host restores its graph afterwards.
+    fn run(&mut self, query: &str, opts: &ExecOptions, writes: bool) -> Result<Outcome, EngineError> {
+        let mut host = match self.host.take() {
+            Some(h) => h,
+            None => self.spawn()?,
+        };
+        // The host is asked to stop a little before the client would kill it,
+        // which spares a restart when the engine can interrupt itself.
+        let own = opts.timeout.saturating_sub(opts.timeout / 10);
+        let request = HostRequest::Execute {
+            query: query.to_owned(),
+            max_rows: opts.max_rows,
+            timeout_ms: millis(own).max(1),
+            writes,
+        };
+        let outcome = match host.request(&request, opts.timeout) {
+            Ok(HostReply::Outcome { outcome }) => {
+                // A host restores its graph after answering a write; the next
+                // reply comes once it has, so the restore never counts
+                // against a query's timeout. A host that cannot restore
+                // exits, and a fresh one loads the graph.
+                let restored = !writes
+                    || matches!(host.request(&HostRequest::Version, SETUP_TIMEOUT), Ok(HostReply::Version { .. }));
+                self.host = Some(if restored {
+                    host
+                } else {
+                    drop(host);
+                    self.spawn()?
+                });
+                return Ok(match outcome {
+                    Outcome::Timeout { .. } => Outcome::Timeout { after_ms: millis(opts.timeout) },
+                    other => other,
+                });
+            }
+            Ok(other) => {
+                self.host = Some(host);
+                return Err(EngineError::Protocol {
+                    engine: self.kind.engine,
+                    detail: format!("unexpected reply {other:?}"),
+                });
+            }
+            // graphlancer's own decoding failed, not the engine: an answer it
+            // cannot compare, never a crash and never a finding.
+            Err(HostFailure::Unreadable { message }) => {
+                self.host = Some(host);
+                return Ok(Outcome::Undecodable { message });
+            }
+            Err(HostFailure::Timeout) => Outcome::Timeout { after_ms: millis(opts.timeout) },
+            Err(HostFailure::Died { message }) => Outcome::Crash { message },
+        };
+        drop(host);
+        // Ready for the next query: a fresh host with the graph loaded.
+        self.host = Some(self.spawn()?);
+        Ok(outcome)
+    }
 }
 
 fn failure_text(f: HostFailure) -> String {
@@ -169,63 +225,5 @@ impl Engine for HostedEngine {
 
     fn execute(&mut self, query: &str, opts: &ExecOptions) -> Result<Outcome, EngineError> {
         self.run(query, opts, may_write(query))
-    }
-}
-
-impl HostedEngine {
-    /// Runs `query`; with `writes`, the host restores its graph afterwards.
-    fn run(&mut self, query: &str, opts: &ExecOptions, writes: bool) -> Result<Outcome, EngineError> {
-        let mut host = match self.host.take() {
-            Some(h) => h,
-            None => self.spawn()?,
-        };
-        // The host is asked to stop a little before the client would kill it,
-        // which spares a restart when the engine can interrupt itself.
-        let own = opts.timeout.saturating_sub(opts.timeout / 10);
-        let request = HostRequest::Execute {
-            query: query.to_owned(),
-            max_rows: opts.max_rows,
-            timeout_ms: millis(own).max(1),
-            writes,
-        };
-        let outcome = match host.request(&request, opts.timeout) {
-            Ok(HostReply::Outcome { outcome }) => {
-                // A host restores its graph after answering a write; the next
-                // reply comes once it has, so the restore never counts
-                // against a query's timeout. A host that cannot restore
-                // exits, and a fresh one loads the graph.
-                let restored = !writes
-                    || matches!(host.request(&HostRequest::Version, SETUP_TIMEOUT), Ok(HostReply::Version { .. }));
-                self.host = Some(if restored {
-                    host
-                } else {
-                    drop(host);
-                    self.spawn()?
-                });
-                return Ok(match outcome {
-                    Outcome::Timeout { .. } => Outcome::Timeout { after_ms: millis(opts.timeout) },
-                    other => other,
-                });
-            }
-            Ok(other) => {
-                self.host = Some(host);
-                return Err(EngineError::Protocol {
-                    engine: self.kind.engine,
-                    detail: format!("unexpected reply {other:?}"),
-                });
-            }
-            // graphlancer's own decoding failed, not the engine: an answer it
-            // cannot compare, never a crash and never a finding.
-            Err(HostFailure::Unreadable { message }) => {
-                self.host = Some(host);
-                return Ok(Outcome::Undecodable { message });
-            }
-            Err(HostFailure::Timeout) => Outcome::Timeout { after_ms: millis(opts.timeout) },
-            Err(HostFailure::Died { message }) => Outcome::Crash { message },
-        };
-        drop(host);
-        // Ready for the next query: a fresh host with the graph loaded.
-        self.host = Some(self.spawn()?);
-        Ok(outcome)
     }
 }

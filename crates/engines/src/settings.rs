@@ -25,70 +25,77 @@ const ON_OFF: &[&str] = &["true", "false"];
 const OFF_ON: &[&str] = &["false", "true"];
 const INDEX: &[&str] = &["none", "all"];
 
-/// Grafeo 0.5.44's switches.
-pub const GRAFEO: &[Switch] = &[
-    Switch {
-        name: "factorized_execution",
-        values: ON_OFF,
-        default: "true",
-        changes: "fuses chains of single-hop expands, and ungrouped aggregates over them, into factorized operators",
-    },
-    Switch {
-        name: "shuffle_unordered",
-        values: OFF_ON,
-        default: "false",
-        changes: "returns rows in a random order where no ORDER BY fixes one",
-    },
-    Switch {
-        name: "index",
-        values: INDEX,
-        default: "none",
-        changes: "an index on every (label, key), made before the data: filters become index seeks or range scans",
-    },
-];
+/// Grafeo: fused expansion chains.
+pub const FACTORIZED_EXECUTION: Switch = Switch {
+    name: "factorized_execution",
+    values: ON_OFF,
+    default: "true",
+    changes: "fuses chains of single-hop expands, and ungrouped aggregates over them, into factorized operators",
+};
 
-/// Kuzu's switches (0.10 and later; `CALL name=value` per connection).
-pub const KUZU: &[Switch] = &[
-    Switch {
-        name: "enable_semi_mask",
-        values: ON_OFF,
-        default: "true",
-        changes: "false removes the SEMI_MASKER operators that prune scans by the other side of a join",
-    },
-    Switch {
-        name: "enable_plan_optimizer",
-        values: ON_OFF,
-        default: "true",
-        changes: "false skips the optimizer: TOP_K becomes ORDER_BY and LIMIT, hash joins cross products and filters",
-    },
-    Switch {
-        name: "enable_zone_map",
-        values: ON_OFF,
-        default: "true",
-        changes: "false scans every row instead of skipping zones by their min and max (execution only)",
-    },
-];
+/// Grafeo: rows in a random order.
+pub const SHUFFLE_UNORDERED: Switch = Switch {
+    name: "shuffle_unordered",
+    values: OFF_ON,
+    default: "false",
+    changes: "returns rows in a random order where no ORDER BY fixes one",
+};
 
-/// LadybugDB's switches: Kuzu's and packed path extension.
-pub const LADYBUG: &[Switch] = &[
-    KUZU[0],
-    KUZU[1],
-    KUZU[2],
-    Switch {
-        name: "enable_packed_path_extend",
-        values: OFF_ON,
-        default: "false",
-        changes: "true replaces SCAN_REL_TABLE with PACKED_EXTEND",
-    },
-];
+/// Grafeo: an index per (label, key).
+pub const GRAFEO_INDEX: Switch = Switch {
+    name: "index",
+    values: INDEX,
+    default: "none",
+    changes: "an index on every (label, key), made before the data: filters become index seeks or range scans",
+};
 
-/// FalkorDB's: it has no planner switch; indexes change plans.
-pub const FALKORDB: &[Switch] = &[Switch {
+/// FalkorDB: an index per (label, key) and (type, key).
+pub const FALKORDB_INDEX: Switch = Switch {
     name: "index",
     values: INDEX,
     default: "none",
     changes: "an index on every (label, key) and (type, key), made before the data: label scans become index scans",
-}];
+};
+
+const SEMI_MASK: Switch = Switch {
+    name: "enable_semi_mask",
+    values: ON_OFF,
+    default: "true",
+    changes: "false removes the SEMI_MASKER operators that prune scans by the other side of a join",
+};
+
+const PLAN_OPTIMIZER: Switch = Switch {
+    name: "enable_plan_optimizer",
+    values: ON_OFF,
+    default: "true",
+    changes: "false skips the optimizer: TOP_K becomes ORDER_BY and LIMIT, hash joins cross products and filters",
+};
+
+const ZONE_MAP: Switch = Switch {
+    name: "enable_zone_map",
+    values: ON_OFF,
+    default: "true",
+    changes: "false scans every row instead of skipping zones by their min and max (execution only)",
+};
+
+const PACKED_PATH_EXTEND: Switch = Switch {
+    name: "enable_packed_path_extend",
+    values: OFF_ON,
+    default: "false",
+    changes: "true replaces SCAN_REL_TABLE with PACKED_EXTEND",
+};
+
+/// Grafeo 0.5.44's switches.
+pub const GRAFEO: &[Switch] = &[FACTORIZED_EXECUTION, SHUFFLE_UNORDERED, GRAFEO_INDEX];
+
+/// Kuzu's switches (0.10 and later; `CALL name=value` per connection).
+pub const KUZU: &[Switch] = &[SEMI_MASK, PLAN_OPTIMIZER, ZONE_MAP];
+
+/// LadybugDB's switches: Kuzu's and packed path extension.
+pub const LADYBUG: &[Switch] = &[SEMI_MASK, PLAN_OPTIMIZER, ZONE_MAP, PACKED_PATH_EXTEND];
+
+/// FalkorDB's: it has no planner switch; indexes change plans.
+pub const FALKORDB: &[Switch] = &[FALKORDB_INDEX];
 
 /// Switches the engines have that change neither plans nor answers here,
 /// with the evidence: left out of every configuration space.
@@ -215,38 +222,23 @@ pub fn pairwise(switches: &[Switch]) -> Vec<Settings> {
         }
         out
     };
-    let mut uncovered: BTreeSet<(usize, usize, usize, usize)> = BTreeSet::new();
-    for i in 0..switches.len() {
-        for j in i + 1..switches.len() {
-            for a in 0..switches[i].values.len() {
-                for b in 0..switches[j].values.len() {
-                    uncovered.insert((i, a, j, b));
-                }
-            }
-        }
-    }
-    let mut rows: Vec<Vec<usize>> = vec![default.clone()];
-    for (i, s) in switches.iter().enumerate() {
-        for v in 0..s.values.len() {
-            if v != default[i] {
-                let mut row = default.clone();
-                row[i] = v;
-                rows.push(row);
-            }
-        }
-    }
-    for row in &rows {
-        for p in pairs_of(row) {
-            uncovered.remove(&p);
-        }
-    }
-    // Every full configuration, for the greedy step: switch spaces here are
-    // a handful of switches, so enumerating them is cheap.
+    // Every full configuration: switch spaces here are a handful of
+    // switches, so enumerating them is cheap.
     let mut all: Vec<Vec<usize>> = vec![Vec::new()];
     for s in switches {
         all =
             all.into_iter().flat_map(|row| (0..s.values.len()).map(move |v| [row.clone(), vec![v]].concat())).collect();
     }
+    let mut rows: Vec<Vec<usize>> = vec![default.clone()];
+    for (i, s) in switches.iter().enumerate() {
+        for v in (0..s.values.len()).filter(|&v| v != default[i]) {
+            let mut row = default.clone();
+            row[i] = v;
+            rows.push(row);
+        }
+    }
+    let covered: BTreeSet<_> = rows.iter().flat_map(|r| pairs_of(r)).collect();
+    let mut uncovered: BTreeSet<_> = all.iter().flat_map(|r| pairs_of(r)).filter(|p| !covered.contains(p)).collect();
     while !uncovered.is_empty() {
         let best = all
             .iter()

@@ -26,14 +26,14 @@ pub enum EngineSpec {
     /// A FalkorDB server graphlancer starts from `.engines/`.
     FalkorDbManaged {
         /// Settings of this instance.
-        settings: FalkorSettings,
+        settings: Settings,
     },
     /// A FalkorDB server at `HOST:PORT`.
     FalkorDbRemote {
         /// `HOST:PORT`.
         address: String,
         /// Settings of this instance.
-        settings: FalkorSettings,
+        settings: Settings,
     },
     /// ArcadeDB started by graphlancer from `.engines/`, reached over Bolt.
     ArcadeDbManaged,
@@ -89,15 +89,6 @@ impl KuzuFamily {
             KuzuFamily::Ladybug => "0.22.0",
         }
     }
-}
-
-/// FalkorDB settings a spec can ask for (`?index=all`), so one engine under
-/// two settings can be compared.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct FalkorSettings {
-    /// An index on every (label, key) and (type, key) of the schema, made
-    /// before the data is loaded.
-    pub index_all: bool,
 }
 
 fn settings_of(spec: &str, query: Option<&str>, switches: &[crate::settings::Switch]) -> Result<Settings, SpecError> {
@@ -175,18 +166,12 @@ impl EngineSpec {
             EngineSpec::Kuzu { family, version, .. } => {
                 EngineSpec::Kuzu { family: *family, version: version.clone(), settings: new }
             }
-            EngineSpec::FalkorDbManaged { .. } => EngineSpec::FalkorDbManaged { settings: FalkorSettings::from(&new) },
+            EngineSpec::FalkorDbManaged { .. } => EngineSpec::FalkorDbManaged { settings: new },
             EngineSpec::FalkorDbRemote { address, .. } => {
-                EngineSpec::FalkorDbRemote { address: address.clone(), settings: FalkorSettings::from(&new) }
+                EngineSpec::FalkorDbRemote { address: address.clone(), settings: new }
             }
             EngineSpec::ArcadeDbManaged | EngineSpec::Bolt { .. } => return None,
         })
-    }
-}
-
-impl From<&Settings> for FalkorSettings {
-    fn from(s: &Settings) -> Self {
-        FalkorSettings { index_all: s.value(&crate::settings::FALKORDB[0]) == "all" }
     }
 }
 
@@ -225,17 +210,16 @@ impl FromStr for EngineSpec {
             return Err(unknown());
         }
         let settings = settings_of(s, query, crate::settings::switches(if is_falkordb { "falkordb" } else { base }))?;
-        let falkor = FalkorSettings::from(&settings);
         match base {
             "grafeo" => Ok(EngineSpec::Grafeo { settings }),
-            "falkordb" => Ok(EngineSpec::FalkorDbManaged { settings: falkor }),
+            "falkordb" => Ok(EngineSpec::FalkorDbManaged { settings }),
             _ => {
                 let address = base.strip_prefix("falkordb://").ok_or_else(unknown)?.trim_end_matches('/');
                 let (host, port) = address.rsplit_once(':').ok_or_else(unknown)?;
                 if host.is_empty() || port.parse::<u16>().is_err() {
                     return Err(unknown());
                 }
-                Ok(EngineSpec::FalkorDbRemote { address: address.to_owned(), settings: falkor })
+                Ok(EngineSpec::FalkorDbRemote { address: address.to_owned(), settings })
             }
         }
     }
@@ -271,13 +255,6 @@ impl fmt::Display for EngineSpec {
                 Ok(())
             }
         }
-    }
-}
-
-impl FalkorSettings {
-    /// The spec suffix that asks for these settings.
-    pub fn suffix(self) -> &'static str {
-        if self.index_all { "?index=all" } else { "" }
     }
 }
 
@@ -328,10 +305,10 @@ pub fn open(spec: &EngineSpec, options: &OpenOptions) -> Result<Box<dyn Engine>,
             Box::new(HostedEngine::start(kind, command)?)
         }
         EngineSpec::FalkorDbManaged { settings } => {
-            Box::new(FalkorDb::start_managed(&engines_dir("falkordb")?.falkordb()?)?.with_settings(*settings))
+            Box::new(FalkorDb::start_managed(&engines_dir("falkordb")?.falkordb()?)?.with_settings(settings.clone()))
         }
         EngineSpec::FalkorDbRemote { address, settings } => {
-            Box::new(FalkorDb::connect(address)?.with_settings(*settings))
+            Box::new(FalkorDb::connect(address)?.with_settings(settings.clone()))
         }
     })
 }

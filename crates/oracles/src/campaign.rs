@@ -335,6 +335,8 @@ impl Campaign {
             .collect();
         let mut used: BTreeSet<Feature> = BTreeSet::new();
         let mut combinations: BTreeSet<(usize, Vec<String>)> = BTreeSet::new();
+        // Plans are read from each engine as named, not from its other configurations.
+        let baselines: Vec<usize> = (0..names.len()).filter(|&i| crate::settings::baseline(&names, i) == i).collect();
         let mut engine_time = Duration::ZERO;
         let budget = self.config.budget;
         self.deadline = match budget {
@@ -384,12 +386,9 @@ impl Campaign {
                 engine_time += waited.iter().sum::<Duration>();
                 s.queries += 1;
                 count_all(&mut s, &outcomes, &waited, &source.text);
-                let new_plan = self.plans(&mut s, &names, &source.text, &mut combinations, started)?;
+                let new_plan = self.plans(&mut s, &baselines, &source.text, &mut combinations, started)?;
                 if new_plan && self.config.plans == PlanUse::Guide {
-                    if pool.len() >= 200 {
-                        pool.remove(0);
-                    }
-                    pool.push(query.clone());
+                    admit(&mut pool, &query);
                 }
                 let first_non_empty = outcomes[0].rows().is_some_and(|r| !r.rows.is_empty());
                 let slot = s.non_empty_by_length.entry(query.clause_count).or_default();
@@ -401,10 +400,7 @@ impl Campaign {
                     }
                     let (lo, hi) = self.config.pool_clauses;
                     if (lo..=hi).contains(&query.clause_count) {
-                        if pool.len() >= 200 {
-                            pool.remove(0);
-                        }
-                        pool.push(query.clone());
+                        admit(&mut pool, &query);
                     }
                 }
 
@@ -669,13 +665,12 @@ impl Campaign {
         Ok(())
     }
 
-    /// Reads each baseline engine's plan of `query` (the first spec of each
-    /// engine, settings aside) and counts its operator combination; whether
-    /// one was new.
+    /// Reads the plan of `query` from each engine in `baselines` and counts
+    /// its operator combination; whether one was new.
     fn plans(
         &mut self,
         s: &mut Summary,
-        names: &[String],
+        baselines: &[usize],
         query: &str,
         seen: &mut BTreeSet<(usize, Vec<String>)>,
         started: Instant,
@@ -684,12 +679,8 @@ impl Campaign {
             return Ok(false);
         }
         let mut new = false;
-        for (i, e) in self.engines.iter_mut().enumerate() {
-            let base = crate::settings::base(&names[i]);
-            if names.iter().position(|n| crate::settings::base(n) == base) != Some(i) {
-                continue;
-            }
-            match e.plan(query, &self.config.exec)? {
+        for &i in baselines {
+            match self.engines[i].plan(query, &self.config.exec)? {
                 Some(ops) => {
                     let combination: Vec<String> = ops.into_iter().collect::<BTreeSet<_>>().into_iter().collect();
                     new |= seen.insert((i, combination));
@@ -778,8 +769,16 @@ const ERROR_KINDS: usize = 50;
 /// How often a running campaign refreshes `summary.json`.
 const SUMMARY_EVERY: Duration = Duration::from_secs(1);
 
+/// The mutation pool takes `query`, its oldest entry going past 200.
+fn admit(pool: &mut Vec<Generated>, query: &Generated) {
+    if pool.len() >= 200 {
+        pool.remove(0);
+    }
+    pool.push(query.clone());
+}
+
 /// Whether some engine timed out on some query.
-fn timed_out(outcomes: &[Vec<Outcome>]) -> bool {
+pub(crate) fn timed_out(outcomes: &[Vec<Outcome>]) -> bool {
     outcomes.iter().flatten().any(|o| matches!(o, Outcome::Timeout { .. }))
 }
 

@@ -372,10 +372,7 @@ impl Draw<'_, '_, '_, '_> {
         predicate: Option<Expr>,
         items: Vec<(Expr, String)>,
     ) -> Query {
-        let guard = rels
-            .iter()
-            .map(|r| Expr::IsNull { expr: Box::new(Expr::var(r)), negated: true })
-            .reduce(|a, b| Expr::binary(BinOp::And, a, b));
+        let guard = Expr::and_all(rels.iter().map(|r| Expr::IsNull { expr: Box::new(Expr::var(r)), negated: true }));
         let ret = Projection::of(items);
         let clauses =
             vec![Clause::Match { optional: false, patterns: vec![pattern], guard, predicate }, Clause::Return(ret)];

@@ -148,8 +148,8 @@ impl Reducer<'_> {
         reloaded?;
         if hang && let Some((case, _, _)) = &state.best {
             let longer = ExecOptions { timeout: self.exec.timeout.saturating_mul(4), ..*self.exec };
-            let outcomes = self.outcomes(&case.queries, &longer)?;
-            if !outcomes.iter().flatten().any(|o| matches!(o, Outcome::Timeout { .. })) {
+            let outcomes = outcomes(self.engines, &case.queries, &longer)?;
+            if !crate::campaign::timed_out(&outcomes) {
                 state.best = None;
             }
         }
@@ -329,15 +329,10 @@ impl Reducer<'_> {
         Ok(())
     }
 
-    /// Every engine's outcome on each query, under `exec`.
-    fn outcomes(&mut self, queries: &[CaseQuery], exec: &ExecOptions) -> Result<Vec<Vec<Outcome>>, EngineError> {
-        queries.iter().map(|q| self.engines.iter_mut().map(|e| e.execute(&q.text, exec)).collect()).collect()
-    }
-
     /// Runs `queries` on every engine and judges them; the finding when it
     /// is of the run's family.
     fn trial(&mut self, run: &Run<'_>, queries: Vec<CaseQuery>) -> Result<Option<Shown>, EngineError> {
-        let outcomes = self.outcomes(&queries, self.exec)?;
+        let outcomes = outcomes(self.engines, &queries, self.exec)?;
         let trial = TestCase { relation: run.case.relation.clone(), queries, delta: run.case.delta };
         Ok(match self.oracle.judge(self.judge, &trial, &outcomes) {
             Verdict::Finding(f) if f.signature.family() == run.family => Some((trial, outcomes, f)),
@@ -364,6 +359,16 @@ impl Run<'_> {
     fn spent(&self) -> bool {
         self.attempts >= self.limits.candidates || self.started.elapsed() >= self.limits.time
     }
+}
+
+/// Every engine's outcome on each of `queries`, in order, under `exec`, on
+/// the graph the engines hold.
+pub fn outcomes(
+    engines: &mut [Box<dyn Engine>],
+    queries: &[CaseQuery],
+    exec: &ExecOptions,
+) -> Result<Vec<Vec<Outcome>>, EngineError> {
+    queries.iter().map(|q| engines.iter_mut().map(|e| e.execute(&q.text, exec)).collect()).collect()
 }
 
 fn queries_of(case: &TestCase, group: &[Candidate]) -> Vec<CaseQuery> {
@@ -469,7 +474,7 @@ fn edits(c: &Candidate, guards: bool) -> Vec<Edit> {
     for (i, clause) in part.clauses.iter().enumerate() {
         out.extend(clause_edits(clause).into_iter().map(|e| Edit::Clause(i, e)));
         if guards && let Clause::Match { guard: Some(g), .. } = clause {
-            out.extend((0..conjuncts(g).len()).map(|k| Edit::Clause(i, ClauseEdit::Guard(k))));
+            out.extend((0..g.conjuncts().len()).map(|k| Edit::Clause(i, ClauseEdit::Guard(k))));
         }
     }
     for (i, clause) in part.clauses.iter().enumerate() {
@@ -748,12 +753,12 @@ fn edit_clause(c: &mut Clause, change: &ClauseEdit) -> Option<()> {
         (_, ClauseEdit::Remove) => return None,
         (Clause::Match { predicate, .. }, ClauseEdit::Predicate) => *predicate = None,
         (Clause::Match { guard, .. }, ClauseEdit::Guard(k)) => {
-            let mut parts: Vec<Expr> = conjuncts(guard.as_ref()?).into_iter().cloned().collect();
+            let mut parts: Vec<Expr> = guard.as_ref()?.conjuncts().into_iter().cloned().collect();
             if *k >= parts.len() {
                 return None;
             }
             parts.remove(*k);
-            *guard = and_all(parts);
+            *guard = Expr::and_all(parts);
         }
         (Clause::With(p) | Clause::Return(p), ClauseEdit::Predicate) => p.predicate = None,
         (Clause::Match { optional, .. }, ClauseEdit::Optional) => *optional = false,
@@ -833,19 +838,8 @@ fn edit_clause(c: &mut Clause, change: &ClauseEdit) -> Option<()> {
         && after != before
         && let Some(g) = guard.take()
     {
-        *guard = and_all(
-            conjuncts(&g)
-                .into_iter()
-                .filter(|e| {
-                    let mut stale = false;
-                    e.walk(&mut |x| {
-                        stale |= matches!(x, Expr::Variable(v) if before.contains(v) && !after.contains(v))
-                    });
-                    !stale
-                })
-                .cloned()
-                .collect(),
-        );
+        let gone: Vec<&String> = before.difference(&after).collect();
+        *guard = Expr::and_all(g.conjuncts().into_iter().filter(|e| !gone.iter().any(|v| mentions(e, v))).cloned());
     }
     Some(())
 }
@@ -864,23 +858,6 @@ fn match_variables(c: &Clause) -> BTreeSet<String> {
         }
     }
     out
-}
-
-/// The conjuncts of `e`, `a AND b AND c` split.
-fn conjuncts(e: &Expr) -> Vec<&Expr> {
-    match e {
-        Expr::Binary(graphlancer_cypher::ast::BinOp::And, a, b) => {
-            let mut out = conjuncts(a);
-            out.extend(conjuncts(b));
-            out
-        }
-        e => vec![e],
-    }
-}
-
-/// The conjunction of `parts`, `None` for none.
-fn and_all(parts: Vec<Expr>) -> Option<Expr> {
-    parts.into_iter().reduce(|a, b| Expr::binary(graphlancer_cypher::ast::BinOp::And, a, b))
 }
 
 fn node_of(p: &mut PathPattern, node: usize) -> Option<&mut graphlancer_cypher::ast::NodePattern> {
@@ -1122,7 +1099,7 @@ mod tests {
             PathPattern { name: None, start: node("a"), hops: vec![hop("r0", "b")] },
             PathPattern { name: None, start: node("b"), hops: vec![hop("r1", "c"), hop("r2", "d")] },
         ];
-        let guard = and_all(vec![ne("r0", "r1"), ne("r0", "r2"), ne("r1", "r2")]);
+        let guard = Expr::and_all(vec![ne("r0", "r1"), ne("r0", "r2"), ne("r1", "r2")]);
         let clauses = vec![
             Clause::Match { optional: false, patterns, guard, predicate: None },
             Clause::Return(Projection::of(vec![(Expr::var("a"), "a".into())])),

@@ -26,17 +26,16 @@ pub fn switches(spec: &str) -> Vec<&str> {
     spec.split_once('?').map(|(_, q)| q.split('&').filter(|s| !s.is_empty()).collect()).unwrap_or_default()
 }
 
+/// The engine `names[i]` is compared with: the first spec of its engine.
+pub fn baseline(names: &[String], i: usize) -> usize {
+    names.iter().position(|n| base(n) == base(&names[i])).unwrap_or(i)
+}
+
 /// Each configuration paired with its engine's baseline, fewest switches
 /// first (then in campaign order).
 pub fn pairs(names: &[String]) -> Vec<(usize, usize)> {
-    let mut out: Vec<(usize, usize)> = Vec::new();
-    for (i, name) in names.iter().enumerate() {
-        if let Some(b) = names.iter().position(|n| base(n) == base(name))
-            && b != i
-        {
-            out.push((b, i));
-        }
-    }
+    let mut out: Vec<(usize, usize)> =
+        (0..names.len()).map(|i| (baseline(names, i), i)).filter(|(b, i)| b != i).collect();
     out.sort_by_key(|&(_, i)| (switches(&names[i]).len(), i));
     out
 }

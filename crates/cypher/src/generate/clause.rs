@@ -151,7 +151,7 @@ impl Builder<'_, '_> {
                 conjuncts.push(Expr::IsNull { expr: Box::new(Expr::var(r)), negated: true });
             }
         }
-        let guard = conjuncts.into_iter().reduce(|a, b| Expr::binary(BinOp::And, a, b));
+        let guard = Expr::and_all(conjuncts);
         let predicate = self.chance(Feature::MatchWhere, 0.35).then(|| self.predicate());
         Clause::Match { optional, patterns, guard, predicate }
     }

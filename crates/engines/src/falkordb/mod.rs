@@ -14,7 +14,7 @@ use self::decode::{Catalog, DecodeError, Decoder};
 use self::server::ManagedServer;
 use crate::install::FalkorDbInstall;
 use crate::outcome::{ErrorClass, Outcome};
-use crate::spec::FalkorSettings;
+use crate::settings::{FALKORDB_INDEX, Settings};
 use crate::{Engine, EngineError, ExecOptions, may_write, millis};
 
 const ENGINE: &str = "falkordb";
@@ -37,7 +37,7 @@ pub struct FalkorDb {
     identities: BTreeMap<i64, i64>,
     graph: Option<Graph>,
     version: String,
-    settings: FalkorSettings,
+    settings: Settings,
     /// The RESULTSET_SIZE set on the server for this cap, if any yet.
     row_cap: Option<usize>,
     /// What the last full load read back, reused by reloads of the same graph.
@@ -75,7 +75,7 @@ impl FalkorDb {
             identities: BTreeMap::new(),
             graph: None,
             version: String::new(),
-            settings: FalkorSettings::default(),
+            settings: Settings::default(),
             row_cap: None,
             loaded: None,
         };
@@ -84,9 +84,9 @@ impl FalkorDb {
     }
 
     /// Applies spec settings; the name becomes the spec with its settings.
-    pub fn with_settings(mut self, settings: FalkorSettings) -> Self {
+    pub fn with_settings(mut self, settings: Settings) -> Self {
+        self.name.push_str(&settings.suffix());
         self.settings = settings;
-        self.name.push_str(settings.suffix());
         self
     }
 
@@ -203,7 +203,7 @@ impl FalkorDb {
         // (the catalog as it was then, not as later queries grew it).
         let reuse =
             self.loaded.as_ref().filter(|l| l.graph == graph).map(|l| (l.identities.clone(), l.catalog.clone()));
-        if self.settings.index_all {
+        if self.settings.value(&FALKORDB_INDEX) == "all" {
             // Before the data: an index built afterwards fills in the background.
             for l in &graph.schema.labels {
                 for k in &l.keys {
