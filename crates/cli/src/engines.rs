@@ -49,7 +49,13 @@ fn listing() -> Vec<Entry> {
     vec![
         Entry {
             spec: "grafeo[?SETTINGS]".into(),
-            engine: "Grafeo 0.5.44, embedded",
+            engine: "Grafeo 0.5.44, embedded (Cypher and Gremlin)",
+            needs: "nothing: built into graphlancer".into(),
+            status: "ready".into(),
+        },
+        Entry {
+            spec: "graphersal".into(),
+            engine: "graphersal 0.5.1, embedded (Gremlin)",
             needs: "nothing: built into graphlancer".into(),
             status: "ready".into(),
         },

@@ -12,7 +12,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use graphlancer_cypher::{DialectProfile, GraphLimits};
 use graphlancer_engines::host::{HostCommand, serve};
 use graphlancer_engines::{EngineSpec, ExecOptions, OpenOptions, Outcome};
-use graphlancer_model::{Graph, GraphConfig, ScriptDialect, creation_script, generate};
+use graphlancer_model::{Graph, GraphConfig, Language, ScriptDialect, creation_script, generate};
 
 mod engines;
 mod generate;
@@ -55,6 +55,9 @@ enum Command {
         /// Print outcomes as JSON lines instead of tables.
         #[arg(long)]
         json: bool,
+        /// The queries' language: cypher or gremlin.
+        #[arg(long, default_value = "cypher")]
+        language: Language,
         /// Queries to run, in order.
         #[arg(required = true)]
         queries: Vec<String>,
@@ -218,6 +221,24 @@ fn dialect_profile(name: &str) -> Result<DialectProfile, String> {
 }
 
 /// The default graph configuration within `limits`.
+/// The graphs an engine of `dialect` can hold when queried in `language`:
+/// Gremlin's vertices carry one label.
+pub(crate) fn graph_limits(dialect: &str, language: Language) -> Result<GraphLimits> {
+    Ok(match language {
+        Language::Cypher => DialectProfile::built_in(dialect)?.graph,
+        Language::Gremlin => GraphLimits { max_labels_per_node: Some(1), script: None },
+    })
+}
+
+/// Refuses an engine that does not answer `language`.
+pub(crate) fn speaks(db: &dyn graphlancer_engines::Engine, language: Language) -> Result<()> {
+    if !db.languages().contains(&language) {
+        let known: Vec<&str> = db.languages().iter().map(|l| l.name()).collect();
+        bail!("{} does not answer {language} (it answers {})", db.name(), known.join(", "));
+    }
+    Ok(())
+}
+
 fn limited(limits: GraphLimits) -> GraphConfig {
     let mut config = GraphConfig::default();
     limits.apply(&mut config);
@@ -265,12 +286,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Exec { engine, graph, timeout, json, queries } => {
+        Command::Exec { engine, graph, timeout, json, language, queries } => {
             let spec: EngineSpec = engine.parse()?;
             let mut db = graphlancer_engines::open(&spec, &open_options()?)?;
-            let g = graph.generate(DialectProfile::built_in(db.dialect())?.graph)?;
+            speaks(db.as_ref(), language)?;
+            let g = graph.generate(graph_limits(db.dialect(), language)?)?;
             db.load(&g)?;
-            let opts = ExecOptions { timeout, ..ExecOptions::default() };
+            let opts = ExecOptions { timeout, language, ..ExecOptions::default() };
             let mut out = std::io::stdout().lock();
             if !json {
                 writeln!(
@@ -326,8 +348,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
             other => bail!("unknown benchmark '{other}' (known: overhead)"),
         },
         Command::EngineHost { engine, settings } => {
+            if engine == "graphersal" {
+                let mut backend = graphlancer_engines::graphersal::GraphersalBackend::new();
+                serve(&mut backend, std::io::stdin().lock(), std::io::stdout().lock())?;
+                return Ok(ExitCode::SUCCESS);
+            }
             if engine != "grafeo" {
-                bail!("no embedded engine named '{engine}' (known: grafeo)");
+                bail!("no embedded engine named '{engine}' (known: grafeo, graphersal)");
             }
             let settings =
                 graphlancer_engines::settings::Settings::parse(&settings, graphlancer_engines::settings::GRAFEO)

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use graphlancer_model::{
-    Graph, ID_PROPERTY, Node, Path, Relationship, ResultSet, ScriptDialect, Value, creation_script,
+    Graph, ID_PROPERTY, Language, Node, Path, Relationship, ResultSet, ScriptDialect, Value, creation_script,
 };
 
 use crate::host::HostBackend;
@@ -131,6 +131,34 @@ impl GrafeoBackend {
         props.map(|(k, v)| Ok((k.as_str().to_owned(), self.decode(v)?))).collect()
     }
 
+    /// A Gremlin answer, one value per traverser. A column typed as a node or
+    /// an edge holds ids; an answer of several columns (`project`, `select`,
+    /// `valueMap('a', 'b')`) is one map a row, as TinkerPop gives it.
+    fn traversers(&self, r: &grafeo::QueryResult) -> Result<Vec<Value>, String> {
+        use grafeo_common::types::LogicalType;
+        let cell = |v: &grafeo::Value, ty: Option<&LogicalType>| -> Result<Value, String> {
+            match (v, ty) {
+                (grafeo::Value::Int64(_), Some(LogicalType::Node)) => self.path_node(v).map(Value::Node),
+                (grafeo::Value::Int64(_), Some(LogicalType::Edge)) => self.path_edge(v).map(Value::Relationship),
+                _ => self.decode(v),
+            }
+        };
+        r.rows()
+            .iter()
+            .map(|row| {
+                if let [v] = row.as_slice() {
+                    return cell(v, r.column_types.first());
+                }
+                let entries = row
+                    .iter()
+                    .enumerate()
+                    .map(|(i, v)| Ok((r.columns.get(i).cloned().unwrap_or_default(), cell(v, r.column_types.get(i))?)))
+                    .collect::<Result<BTreeMap<String, Value>, String>>()?;
+                Ok(Value::Map(entries))
+            })
+            .collect()
+    }
+
     /// Grafeo returns nodes and relationships as maps with reserved keys.
     fn entity(&self, mut m: BTreeMap<String, Value>) -> Value {
         if m.contains_key("_id") && m.contains_key("_labels") {
@@ -177,6 +205,10 @@ fn fresh(settings: &Settings) -> grafeo::GrafeoDB {
 fn classify(e: &grafeo::Error, timeout_ms: u64) -> Outcome {
     use grafeo_common::utils::error::ErrorCode as E;
     let class = match e.error_code() {
+        // Its Gremlin parser reports a step or predicate it lacks as syntax.
+        E::QuerySyntax if e.to_string().contains("Unknown step") || e.to_string().contains("Unknown predicate") => {
+            ErrorClass::Unsupported
+        }
         E::QuerySyntax => ErrorClass::Syntax,
         E::QuerySemantic | E::LabelNotFound | E::PropertyNotFound => ErrorClass::Semantic,
         E::QueryUnsupported => ErrorClass::Unsupported,
@@ -199,11 +231,18 @@ impl HostBackend for GrafeoBackend {
         self.reload()
     }
 
-    fn execute(&mut self, query: &str, max_rows: usize) -> Outcome {
-        let result = self.db.session().execute_cypher(query);
+    fn execute(&mut self, query: &str, language: Language, max_rows: usize) -> Outcome {
+        let result = match language {
+            Language::Cypher => self.db.session().execute_cypher(query),
+            Language::Gremlin => self.db.session().execute_gremlin(query),
+        };
         match result {
             Err(e) => classify(&e, 0),
             Ok(r) if r.rows().len() > max_rows => Outcome::TooLarge { max_rows },
+            Ok(r) if language == Language::Gremlin => match self.traversers(&r) {
+                Ok(values) => Outcome::Rows(crate::gremlin::traversers(values)),
+                Err(message) => Outcome::Undecodable { message },
+            },
             Ok(r) => {
                 let rows: Result<Vec<Vec<Value>>, String> =
                     r.rows().iter().map(|row| row.iter().map(|v| self.decode(v)).collect()).collect();

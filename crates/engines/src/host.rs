@@ -15,7 +15,7 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use graphlancer_model::Graph;
+use graphlancer_model::{Graph, Language};
 use serde::{Deserialize, Serialize};
 
 use crate::outcome::Outcome;
@@ -60,6 +60,9 @@ pub enum HostRequest {
         /// restores its graph afterwards need not decide that again.
         #[serde(default)]
         writes: bool,
+        /// The query's language; Cypher when absent (the Python host knows no other).
+        #[serde(default, skip_serializing_if = "Language::is_cypher")]
+        language: Language,
     },
 }
 
@@ -92,8 +95,9 @@ pub trait HostBackend {
     fn version(&self) -> String;
     /// Replaces the database with one holding `graph`.
     fn load(&mut self, graph: &Graph) -> Result<(), String>;
-    /// Runs one query; an answer over `max_rows` rows is [`Outcome::TooLarge`].
-    fn execute(&mut self, query: &str, max_rows: usize) -> Outcome;
+    /// Runs one query in `language`; an answer over `max_rows` rows is
+    /// [`Outcome::TooLarge`].
+    fn execute(&mut self, query: &str, language: Language, max_rows: usize) -> Outcome;
     /// Puts the loaded graph back as it was before a query that may write.
     fn restore(&mut self) -> Result<(), String>;
 }
@@ -116,10 +120,10 @@ pub fn serve(backend: &mut dyn HostBackend, input: impl BufRead, mut output: imp
             Ok(HostRequest::Script { .. }) => {
                 HostReply::Failed { message: "this host loads graphs, not scripts".into() }
             }
-            Ok(HostRequest::Execute { query, max_rows, writes, .. }) => {
+            Ok(HostRequest::Execute { query, max_rows, writes, language, .. }) => {
                 test_hooks::run(&query);
                 restore = writes;
-                HostReply::Outcome { outcome: backend.execute(&query, max_rows) }
+                HostReply::Outcome { outcome: backend.execute(&query, language, max_rows) }
             }
         };
         let text = serde_json::to_string(&reply).map_err(std::io::Error::other)?;

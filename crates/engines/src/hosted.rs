@@ -5,11 +5,11 @@
 
 use std::time::Duration;
 
-use graphlancer_model::{Graph, ScriptDialect, creation_script};
+use graphlancer_model::{Graph, Language, ScriptDialect, creation_script};
 
 use crate::host::{HostCommand, HostFailure, HostProcess, HostReply, HostRequest};
 use crate::outcome::Outcome;
-use crate::{Engine, EngineError, ExecOptions, may_write, millis};
+use crate::{Engine, EngineError, ExecOptions, may_write_in, millis};
 
 /// Loading a graph and answering the version request are bounded too, but loosely.
 const SETUP_TIMEOUT: Duration = Duration::from_secs(120);
@@ -34,6 +34,8 @@ pub struct HostedKind {
     pub dialect: &'static str,
     /// How the host takes a graph.
     pub load: LoadForm,
+    /// The languages the engine answers.
+    pub languages: &'static [Language],
 }
 
 /// An engine in a host process.
@@ -49,7 +51,13 @@ impl HostedEngine {
     /// Grafeo in a `graphlancer engine-host grafeo` process started by
     /// `command`, named `name` (its spec, settings included).
     pub fn grafeo(name: String, command: HostCommand) -> Result<Self, EngineError> {
-        let kind = HostedKind { name, engine: "grafeo", dialect: "grafeo", load: LoadForm::Graph };
+        let kind = HostedKind {
+            name,
+            engine: "grafeo",
+            dialect: "grafeo",
+            load: LoadForm::Graph,
+            languages: &[Language::Cypher, Language::Gremlin],
+        };
         Self::start(kind, command)
     }
 
@@ -125,6 +133,7 @@ impl HostedEngine {
             max_rows: opts.max_rows,
             timeout_ms: millis(own).max(1),
             writes,
+            language: opts.language,
         };
         let outcome = match host.request(&request, opts.timeout) {
             Ok(HostReply::Outcome { outcome }) => {
@@ -188,6 +197,10 @@ impl Engine for HostedEngine {
         self.kind.dialect
     }
 
+    fn languages(&self) -> &'static [Language] {
+        self.kind.languages
+    }
+
     fn script(&self) -> ScriptDialect {
         match self.kind.load {
             LoadForm::Script(d) => d,
@@ -211,6 +224,9 @@ impl Engine for HostedEngine {
     }
 
     fn plan(&mut self, query: &str, opts: &ExecOptions) -> Result<Option<Vec<String>>, EngineError> {
+        if opts.language != Language::Cypher {
+            return Ok(None);
+        }
         let parse = match self.kind.engine {
             "grafeo" => crate::plan::grafeo,
             "kuzu" | "ladybug" => crate::plan::kuzu,
@@ -224,6 +240,6 @@ impl Engine for HostedEngine {
     }
 
     fn execute(&mut self, query: &str, opts: &ExecOptions) -> Result<Outcome, EngineError> {
-        self.run(query, opts, may_write(query))
+        self.run(query, opts, may_write_in(query, opts.language))
     }
 }

@@ -6,12 +6,14 @@
 
 use std::time::Duration;
 
-use graphlancer_model::Graph;
+use graphlancer_model::{Graph, Language};
 
 pub mod arcadedb;
 pub mod bolt;
 pub mod falkordb;
 pub mod grafeo;
+pub mod graphersal;
+pub mod gremlin;
 pub mod host;
 pub mod hosted;
 pub mod install;
@@ -36,11 +38,14 @@ pub struct ExecOptions {
     /// rows with no cells (the right number of them), skipping the decoding
     /// that only a comparison of values needs.
     pub values: bool,
+    /// The language the query is written in; an engine is only sent the
+    /// languages it lists in [`Engine::languages`].
+    pub language: Language,
 }
 
 impl Default for ExecOptions {
     fn default() -> Self {
-        Self { timeout: DEFAULT_TIMEOUT, max_rows: DEFAULT_MAX_ROWS, values: true }
+        Self { timeout: DEFAULT_TIMEOUT, max_rows: DEFAULT_MAX_ROWS, values: true, language: Language::Cypher }
     }
 }
 
@@ -56,8 +61,13 @@ pub trait Engine {
     fn name(&self) -> &str;
     /// The engine's own version string.
     fn version(&self) -> &str;
-    /// The query dialect the engine speaks, naming its dialect profile.
+    /// The query dialect the engine speaks, naming its dialect profile
+    /// (and, for Gremlin, its Gremlin dialect).
     fn dialect(&self) -> &'static str;
+    /// The languages it answers.
+    fn languages(&self) -> &'static [Language] {
+        &[Language::Cypher]
+    }
     /// The creation script that loads a graph into this engine, as a user
     /// pastes it into the engine's shell: the one place this fact lives
     /// (reports record it with the engine).
@@ -141,6 +151,18 @@ pub fn may_write(query: &str) -> bool {
         .any(|word| WRITES.iter().any(|w| word.eq_ignore_ascii_case(w)))
 }
 
+/// [`may_write`] for a query in `language`: Gremlin writes with `addV`,
+/// `addE`, `mergeV`, `mergeE`, `property` and `drop`.
+pub fn may_write_in(query: &str, language: Language) -> bool {
+    match language {
+        Language::Cypher => may_write(query),
+        Language::Gremlin => {
+            const WRITES: [&str; 6] = ["addV", "addE", "mergeV", "mergeE", "property", "drop"];
+            query.split(|c: char| !c.is_ascii_alphanumeric() && c != '_').any(|word| WRITES.contains(&word))
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -149,5 +171,8 @@ mod tests {
         assert!(super::may_write("match (n) set n.x = 1"));
         assert!(super::may_write("RETURN 'create' AS s"));
         assert!(!super::may_write("MATCH (n:Created) RETURN n.settings"));
+        let gremlin = graphlancer_model::Language::Gremlin;
+        assert!(super::may_write_in("g.V().hasLabel('L0').drop()", gremlin));
+        assert!(!super::may_write_in("g.V().has('k0', 'drop').values('k1')", gremlin));
     }
 }

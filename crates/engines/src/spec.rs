@@ -23,6 +23,8 @@ pub enum EngineSpec {
         /// Its optimization settings.
         settings: Settings,
     },
+    /// Embedded graphersal (Gremlin only) in an engine host.
+    Graphersal,
     /// A FalkorDB server graphlancer starts from `.engines/`.
     FalkorDbManaged {
         /// Settings of this instance.
@@ -155,7 +157,7 @@ impl EngineSpec {
             EngineSpec::Grafeo { .. } => "grafeo",
             EngineSpec::FalkorDbManaged { .. } | EngineSpec::FalkorDbRemote { .. } => "falkordb",
             EngineSpec::Kuzu { family, .. } => family.name(),
-            EngineSpec::ArcadeDbManaged | EngineSpec::Bolt { .. } => "",
+            EngineSpec::ArcadeDbManaged | EngineSpec::Bolt { .. } | EngineSpec::Graphersal => "",
         }
     }
 
@@ -170,7 +172,7 @@ impl EngineSpec {
             EngineSpec::FalkorDbRemote { address, .. } => {
                 EngineSpec::FalkorDbRemote { address: address.clone(), settings: new }
             }
-            EngineSpec::ArcadeDbManaged | EngineSpec::Bolt { .. } => return None,
+            EngineSpec::ArcadeDbManaged | EngineSpec::Bolt { .. } | EngineSpec::Graphersal => return None,
         })
     }
 }
@@ -183,6 +185,12 @@ impl FromStr for EngineSpec {
         let (base, query) = s.split_once('?').map_or((s, None), |(b, q)| (b, Some(q)));
         if base == "arcadedb" && query.is_none() {
             return Ok(EngineSpec::ArcadeDbManaged);
+        }
+        if base == "graphersal" {
+            return match query {
+                None => Ok(EngineSpec::Graphersal),
+                Some(_) => Err(SpecError::Setting { spec: s.to_owned(), detail: "graphersal has no settings".into() }),
+            };
         }
         for scheme in ["bolt", "arcadedb"] {
             if let Some(address) = address_of(base, scheme) {
@@ -235,6 +243,7 @@ impl fmt::Display for EngineSpec {
                 write!(f, "{}@{version}{}", family.name(), settings.suffix())
             }
             EngineSpec::ArcadeDbManaged => f.write_str("arcadedb"),
+            EngineSpec::Graphersal => f.write_str("graphersal"),
             EngineSpec::Bolt { scheme, address, dialect, user, password: _, database } => {
                 write!(f, "{scheme}://{address}")?;
                 let mut options = Vec::new();
@@ -276,6 +285,18 @@ pub fn open(spec: &EngineSpec, options: &OpenOptions) -> Result<Box<dyn Engine>,
             }
             Box::new(HostedEngine::grafeo(spec.to_string(), command)?)
         }
+        EngineSpec::Graphersal => {
+            let mut command = options.host_command.clone();
+            command.args = vec!["engine-host".into(), "graphersal".into()];
+            let kind = HostedKind {
+                name: spec.to_string(),
+                engine: "graphersal",
+                dialect: "graphersal",
+                load: LoadForm::Graph,
+                languages: &[graphlancer_model::Language::Gremlin],
+            };
+            Box::new(HostedEngine::start(kind, command)?)
+        }
         EngineSpec::ArcadeDbManaged => {
             let python = engines_dir("arcadedb")?.python("arcadedb", "arcadedb-embedded", ARCADEDB_VERSION)?;
             Box::new(BoltEngine::managed_arcadedb(ManagedArcadeDb::start(python)?)?)
@@ -298,6 +319,7 @@ pub fn open(spec: &EngineSpec, options: &OpenOptions) -> Result<Box<dyn Engine>,
                 engine,
                 dialect: "kuzu",
                 load: LoadForm::Script(kuzu_script(*family, version)),
+                languages: &[graphlancer_model::Language::Cypher],
             };
             let mut command = HostCommand::python(python, engine);
             // Set on the connection after each load: `CALL name=value`.

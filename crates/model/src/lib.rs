@@ -4,6 +4,7 @@
 
 pub mod compare;
 pub mod graph;
+pub mod language;
 pub mod result;
 pub mod rng;
 pub mod schema;
@@ -12,6 +13,7 @@ pub mod value;
 
 pub use compare::{Comparison, Difference, RowOrder, Tolerance, compare};
 pub use graph::{Graph, GraphConfig, GraphNode, GraphRelationship, ID_PROPERTY, generate};
+pub use language::Language;
 pub use result::ResultSet;
 pub use rng::{CaseRng, derive_rng};
 pub use schema::{LabelDef, PropertyKeyDef, PropertyType, RelTypeDef, Schema, SchemaConfig, Span};

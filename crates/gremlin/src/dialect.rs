@@ -1,0 +1,135 @@
+//! Gremlin dialects as data: how an engine spells what TinkerPop's Groovy
+//! text spells, and which steps it accepts. Generation for several engines
+//! uses the intersection of their dialects' steps.
+
+use std::collections::BTreeSet;
+
+/// How one engine writes Gremlin, and what it accepts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GremlinDialect {
+    /// The dialect's name, e.g. `tinkerpop` or `grafeo&graphersal`.
+    pub name: String,
+    /// The string quote: `'` in TinkerPop and Grafeo, `"` in graphersal.
+    pub quote: char,
+    /// What anonymous traversals start with: `__.` or nothing.
+    pub anonymous: &'static str,
+    /// What predicates start with: `P.` or nothing.
+    pub predicates: &'static str,
+    /// How `Order.asc` and `Order.desc` are written.
+    pub order: (&'static str, &'static str),
+    /// How `T.label` is written.
+    pub label_token: &'static str,
+    /// What ends a traversal, e.g. `.toList()`; empty for none.
+    pub terminal: &'static str,
+    /// The steps (by [`crate::Step::name`]) and sources it accepts.
+    pub steps: BTreeSet<&'static str>,
+    /// Steps it accepts but answers differently by design or wrongly, each
+    /// with the evidence; generation for comparison leaves them out.
+    pub differs: Vec<(&'static str, &'static str)>,
+}
+
+/// Every step name the generator knows, sources included.
+pub const ALL_STEPS: &[&str] = &[
+    "V",
+    "E",
+    "inject",
+    "out",
+    "in",
+    "both",
+    "outE",
+    "inE",
+    "bothE",
+    "outV",
+    "inV",
+    "bothV",
+    "otherV",
+    "has",
+    "hasLabel",
+    "hasNot",
+    "is",
+    "where",
+    "not",
+    "and",
+    "or",
+    "filter",
+    "dedup",
+    "simplePath",
+    "cyclicPath",
+    "order",
+    "range",
+    "limit",
+    "skip",
+    "tail",
+    "count",
+    "sum",
+    "min",
+    "max",
+    "mean",
+    "values",
+    "valueMap",
+    "elementMap",
+    "id",
+    "label",
+    "constant",
+    "union",
+    "coalesce",
+    "optional",
+    "choose",
+    "repeat",
+    "path",
+    "groupCount",
+    "group",
+    "fold",
+    "unfold",
+    "as",
+    "select",
+    "project",
+];
+
+impl GremlinDialect {
+    /// Apache TinkerPop's Groovy text, as a Gremlin Server reads it.
+    pub fn tinkerpop() -> Self {
+        Self {
+            name: "tinkerpop".into(),
+            quote: '\'',
+            anonymous: "__.",
+            predicates: "P.",
+            order: ("Order.asc", "Order.desc"),
+            label_token: "T.label",
+            terminal: "",
+            steps: ALL_STEPS.iter().copied().collect(),
+            differs: Vec::new(),
+        }
+    }
+
+    /// The built-in dialect of an engine family.
+    pub fn builtin(name: &str) -> Option<Self> {
+        match name {
+            "tinkerpop" | "gremlin-server" => Some(Self::tinkerpop()),
+            "grafeo" => Some(crate::dialects::grafeo()),
+            "graphersal" => Some(crate::dialects::graphersal()),
+            _ => None,
+        }
+    }
+
+    /// Whether the dialect accepts step `name` and answers it as TinkerPop does.
+    pub fn allows(&self, name: &str) -> bool {
+        self.steps.contains(name) && !self.differs.iter().any(|(n, _)| *n == name)
+    }
+
+    /// The steps both accept; spelling stays `self`'s (a campaign renders
+    /// each engine's text with its own dialect).
+    pub fn intersect(&self, other: &Self) -> Self {
+        let mut out = self.clone();
+        if self.name != other.name {
+            out.name = format!("{}&{}", self.name, other.name);
+        }
+        out.steps = self.steps.intersection(&other.steps).copied().collect();
+        for d in &other.differs {
+            if !out.differs.contains(d) {
+                out.differs.push(*d);
+            }
+        }
+        out
+    }
+}

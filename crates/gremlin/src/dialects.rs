@@ -1,0 +1,49 @@
+//! The built-in Gremlin dialects, measured on each engine (the evidence
+//! strings say how).
+
+use crate::dialect::{ALL_STEPS, GremlinDialect};
+
+fn all_but(missing: &[&str]) -> std::collections::BTreeSet<&'static str> {
+    ALL_STEPS.iter().copied().filter(|s| !missing.contains(s)).collect()
+}
+
+/// Grafeo 0.5.44: anonymous traversals written bare (`__` does not lex),
+/// bare predicates and sort orders, no terminal step.
+pub fn grafeo() -> GremlinDialect {
+    GremlinDialect {
+        name: "grafeo".into(),
+        quote: '\'',
+        anonymous: "",
+        predicates: "",
+        order: ("asc", "desc"),
+        label_token: "T.label",
+        terminal: "",
+        // `Unknown step` or `Expected V, E, addV, or addE` from its parser.
+        steps: all_but(&["inject", "is", "simplePath", "cyclicPath", "tail"]),
+        differs: vec![
+            ("path", "path() returns the current element, never a path: g.V().out().path()"),
+            ("coalesce", "coalesce() picks one branch for the whole input, not per traverser"),
+            ("optional", "optional() as the last step returns raw node ids"),
+            ("choose", "choose() returns the false branch as null or raw ids"),
+            ("group", "group().by(k) holds node ids, and a second by(count()) is ignored"),
+            ("project", "project().by(<traversal>) returns the vertex itself"),
+            ("valueMap", "valueMap() holds single values, not lists; valueMap('k') is a column, not a map"),
+            ("id", "ids are the engine's own"),
+        ],
+    }
+}
+
+/// graphersal 0.5.1: Rhai-based text, double-quoted strings, `.toList()` at the end.
+pub fn graphersal() -> GremlinDialect {
+    GremlinDialect {
+        name: "graphersal".into(),
+        quote: '"',
+        anonymous: "__.",
+        predicates: "P.",
+        order: ("Order.asc", "Order.desc"),
+        label_token: "T.label",
+        terminal: ".toList()",
+        steps: all_but(&[]),
+        differs: vec![("id", "ids are the engine's own")],
+    }
+}

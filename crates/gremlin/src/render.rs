@@ -1,0 +1,218 @@
+//! Rendering a traversal to the text of one dialect.
+
+use std::fmt::Write;
+
+use graphlancer_model::Value;
+
+use crate::ast::{By, Direction, Order, Predicate, Source, Step, Traversal};
+use crate::dialect::GremlinDialect;
+
+/// The text of `t` in dialect `d`.
+pub fn render(t: &Traversal, d: &GremlinDialect) -> String {
+    let mut out = String::from("g.");
+    match &t.source {
+        Source::V => out.push_str("V()"),
+        Source::E => out.push_str("E()"),
+        Source::Inject(values) => {
+            let _ = write!(out, "inject({})", list(values, d));
+        }
+    }
+    for s in &t.steps {
+        out.push('.');
+        step(&mut out, s, d);
+    }
+    out.push_str(d.terminal);
+    out
+}
+
+fn anonymous(steps: &[Step], d: &GremlinDialect) -> String {
+    let mut out = String::from(d.anonymous);
+    if steps.is_empty() {
+        // The identity traversal.
+        out.push_str("identity()");
+        return out;
+    }
+    for (i, s) in steps.iter().enumerate() {
+        if i > 0 {
+            out.push('.');
+        }
+        step(&mut out, s, d);
+    }
+    out
+}
+
+fn anonymous_list(ts: &[Vec<Step>], d: &GremlinDialect) -> String {
+    ts.iter().map(|t| anonymous(t, d)).collect::<Vec<_>>().join(", ")
+}
+
+fn string(s: &str, d: &GremlinDialect) -> String {
+    let q = d.quote;
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push(q);
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c if c == q => {
+                out.push('\\');
+                out.push(c);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push(q);
+    out
+}
+
+fn strings(items: &[String], d: &GremlinDialect) -> String {
+    items.iter().map(|s| string(s, d)).collect::<Vec<_>>().join(", ")
+}
+
+/// A literal as Groovy writes it: integers as longs (`3L`) where the
+/// dialect wants them marked, floats with a decimal point.
+pub fn literal(v: &Value, d: &GremlinDialect) -> String {
+    match v {
+        Value::Null => "null".into(),
+        Value::Bool(b) => b.to_string(),
+        Value::Int(i) => i.to_string(),
+        Value::Float(f) if f.is_finite() => {
+            let s = format!("{f:?}");
+            if s.contains(['.', 'e', 'E']) { s } else { format!("{s}.0") }
+        }
+        Value::Float(f) => format!("{f}"),
+        Value::String(s) => string(s, d),
+        Value::List(items) => format!("[{}]", list(items, d)),
+        other => format!("{other:?}"),
+    }
+}
+
+fn list(values: &[Value], d: &GremlinDialect) -> String {
+    values.iter().map(|v| literal(v, d)).collect::<Vec<_>>().join(", ")
+}
+
+fn predicate(p: &Predicate, d: &GremlinDialect) -> String {
+    let pre = d.predicates;
+    match p {
+        Predicate::Eq(v) => format!("{pre}eq({})", literal(v, d)),
+        Predicate::Neq(v) => format!("{pre}neq({})", literal(v, d)),
+        Predicate::Lt(v) => format!("{pre}lt({})", literal(v, d)),
+        Predicate::Lte(v) => format!("{pre}lte({})", literal(v, d)),
+        Predicate::Gt(v) => format!("{pre}gt({})", literal(v, d)),
+        Predicate::Gte(v) => format!("{pre}gte({})", literal(v, d)),
+        Predicate::Inside(a, b) => format!("{pre}inside({}, {})", literal(a, d), literal(b, d)),
+        Predicate::Outside(a, b) => format!("{pre}outside({}, {})", literal(a, d), literal(b, d)),
+        Predicate::Between(a, b) => format!("{pre}between({}, {})", literal(a, d), literal(b, d)),
+        Predicate::Within(vs) => format!("{pre}within({})", list(vs, d)),
+        Predicate::Without(vs) => format!("{pre}without({})", list(vs, d)),
+        Predicate::And(a, b) => format!("{}.and({})", predicate(a, d), predicate(b, d)),
+        Predicate::Or(a, b) => format!("{}.or({})", predicate(a, d), predicate(b, d)),
+    }
+}
+
+fn by(b: &By, d: &GremlinDialect) -> String {
+    match b {
+        By::Identity => "by()".into(),
+        By::Key(k) => format!("by({})", string(k, d)),
+        By::Label => format!("by({})", d.label_token),
+        By::Traversal(t) => format!("by({})", anonymous(t, d)),
+    }
+}
+
+fn direction(dir: Direction) -> &'static str {
+    match dir {
+        Direction::Out => "out",
+        Direction::In => "in",
+        Direction::Both => "both",
+    }
+}
+
+fn step(out: &mut String, s: &Step, d: &GremlinDialect) {
+    let _ = match s {
+        Step::Move(dir, labels) => write!(out, "{}({})", direction(*dir), strings(labels, d)),
+        Step::MoveE(dir, labels) => write!(out, "{}E({})", direction(*dir), strings(labels, d)),
+        Step::EdgeV(dir) => write!(out, "{}V()", direction(*dir)),
+        Step::OtherV => write!(out, "otherV()"),
+        Step::HasKey(k) => write!(out, "has({})", string(k, d)),
+        Step::Has(k, p) => write!(out, "has({}, {})", string(k, d), predicate(p, d)),
+        Step::HasLabelKey(l, k, p) => write!(out, "has({}, {}, {})", string(l, d), string(k, d), predicate(p, d)),
+        Step::HasLabel(ls) => write!(out, "hasLabel({})", strings(ls, d)),
+        Step::HasNot(k) => write!(out, "hasNot({})", string(k, d)),
+        Step::Is(p) => write!(out, "is({})", predicate(p, d)),
+        Step::Where(t) => write!(out, "where({})", anonymous(t, d)),
+        Step::Not(t) => write!(out, "not({})", anonymous(t, d)),
+        Step::And(ts) => write!(out, "and({})", anonymous_list(ts, d)),
+        Step::Or(ts) => write!(out, "or({})", anonymous_list(ts, d)),
+        Step::Filter(t) => write!(out, "filter({})", anonymous(t, d)),
+        Step::Dedup => write!(out, "dedup()"),
+        Step::SimplePath => write!(out, "simplePath()"),
+        Step::CyclicPath => write!(out, "cyclicPath()"),
+        Step::Order(bys) => {
+            let _ = write!(out, "order()");
+            for (b, o) in bys {
+                let dir = match o {
+                    Order::Asc => d.order.0,
+                    Order::Desc => d.order.1,
+                };
+                let _ = match b {
+                    By::Identity => write!(out, ".by({dir})"),
+                    other => {
+                        let inner = by(other, d);
+                        write!(out, ".{}, {dir})", &inner[..inner.len() - 1])
+                    }
+                };
+            }
+            Ok(())
+        }
+        Step::Range(lo, hi) => write!(out, "range({lo}, {hi})"),
+        Step::Limit(n) => write!(out, "limit({n})"),
+        Step::Skip(n) => write!(out, "skip({n})"),
+        Step::Tail(n) => write!(out, "tail({n})"),
+        Step::Count => write!(out, "count()"),
+        Step::Sum => write!(out, "sum()"),
+        Step::Min => write!(out, "min()"),
+        Step::Max => write!(out, "max()"),
+        Step::Mean => write!(out, "mean()"),
+        Step::Values(ks) => write!(out, "values({})", strings(ks, d)),
+        Step::ValueMap(ks) => write!(out, "valueMap({})", strings(ks, d)),
+        Step::ElementMap(ks) => write!(out, "elementMap({})", strings(ks, d)),
+        Step::Id => write!(out, "id()"),
+        Step::Label => write!(out, "label()"),
+        Step::Constant(v) => write!(out, "constant({})", literal(v, d)),
+        Step::Union(ts) => write!(out, "union({})", anonymous_list(ts, d)),
+        Step::Coalesce(ts) => write!(out, "coalesce({})", anonymous_list(ts, d)),
+        Step::Optional(t) => write!(out, "optional({})", anonymous(t, d)),
+        Step::Choose(c, a, b) => {
+            write!(out, "choose({}, {}, {})", anonymous(c, d), anonymous(a, d), anonymous(b, d))
+        }
+        Step::Repeat { body, times, emit } => {
+            let _ = write!(out, "repeat({})", anonymous(body, d));
+            if *emit {
+                let _ = write!(out, ".emit()");
+            }
+            write!(out, ".times({times})")
+        }
+        Step::Path => write!(out, "path()"),
+        Step::GroupCount(b) => {
+            let _ = write!(out, "groupCount()");
+            if *b != By::Identity {
+                let _ = write!(out, ".{}", by(b, d));
+            }
+            Ok(())
+        }
+        Step::Group(b, values) => write!(out, "group().{}.by({})", by(b, d), anonymous(values, d)),
+        Step::Fold => write!(out, "fold()"),
+        Step::Unfold => write!(out, "unfold()"),
+        Step::As(name) => write!(out, "as({})", string(name, d)),
+        Step::Select(names) => write!(out, "select({})", strings(names, d)),
+        Step::Project(items) => {
+            let names: Vec<String> = items.iter().map(|(n, _)| n.clone()).collect();
+            let _ = write!(out, "project({})", strings(&names, d));
+            for (_, b) in items {
+                let _ = write!(out, ".{}", by(b, d));
+            }
+            Ok(())
+        }
+    };
+}
