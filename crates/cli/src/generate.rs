@@ -6,10 +6,11 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
-use graphlancer_cypher::{DialectProfile, Feature, Generated, Generator, GeneratorConfig, Preset};
+use graphlancer_cypher::{DialectProfile, Generated, Generator, GeneratorConfig, Preset};
 use graphlancer_engines::{Engine, ExecOptions, Outcome};
 use graphlancer_model::rng::stream;
-use graphlancer_model::{Graph, derive_rng};
+use graphlancer_gremlin::{GremlinConfig, GremlinDialect, TraversalGenerator};
+use graphlancer_model::{Graph, Language, derive_rng};
 use serde::Serialize;
 
 /// Options shared by the commands that generate queries.
@@ -32,6 +33,10 @@ pub(crate) struct GenerateArgs {
     /// A TOML file overriding the preset (weights, clause and depth limits).
     #[arg(long)]
     pub config: Option<PathBuf>,
+    /// The language generated: cypher or gremlin. Gremlin dialects:
+    /// tinkerpop, grafeo, graphersal.
+    #[arg(long, default_value = "cypher")]
+    pub language: Language,
 }
 
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
@@ -69,6 +74,37 @@ impl GenerateArgs {
             None => GeneratorConfig::preset(preset.unwrap_or_default()),
         })
     }
+
+    /// The Gremlin dialect asked for (several joined by commas for the
+    /// steps they share), or `fallback`'s.
+    pub(crate) fn gremlin_dialect(&self, fallback: &str) -> Result<GremlinDialect> {
+        let mut out: Option<GremlinDialect> = None;
+        for name in self.dialect.as_deref().unwrap_or(fallback).split(',') {
+            let d = GremlinDialect::builtin(name.trim()).ok_or_else(|| {
+                anyhow::anyhow!("unknown Gremlin dialect '{}' (known: tinkerpop, grafeo, graphersal)", name.trim())
+            })?;
+            out = Some(match out {
+                None => d,
+                Some(o) => o.intersect(&d),
+            });
+        }
+        out.ok_or_else(|| anyhow::anyhow!("no Gremlin dialect named"))
+    }
+
+    /// The Gremlin generator's configuration for the preset: only the
+    /// crash preset lets order-dependent steps through.
+    pub(crate) fn gremlin_config(&self) -> GremlinConfig {
+        GremlinConfig { deterministic: !matches!(self.preset, Some(PresetArg::Crash)), ..GremlinConfig::default() }
+    }
+}
+
+/// Generates traversal `index` of a run, rendered in `dialect`.
+pub(crate) fn nth_traversal(
+    generator: &TraversalGenerator<'_>,
+    seed: u64,
+    index: usize,
+) -> graphlancer_gremlin::GeneratedTraversal {
+    generator.generate(&mut derive_rng(seed, &[stream::QUERY, index as u64]))
 }
 
 /// Generates query `index` of a run: each has its own stream, so any one
@@ -90,6 +126,9 @@ struct JsonQuery<'a> {
 
 /// Prints queries, one a line or one JSON object a line.
 pub(crate) fn print(args: &GenerateArgs, graph: &Graph, jsonl: bool) -> Result<()> {
+    if args.language == Language::Gremlin {
+        return print_gremlin(args, graph, jsonl);
+    }
     let profile = args.profile("grafeo")?;
     let config = args.config()?;
     let generator = Generator::new(graph, &profile, &config);
@@ -116,6 +155,33 @@ pub(crate) fn print(args: &GenerateArgs, graph: &Graph, jsonl: bool) -> Result<(
     Ok(())
 }
 
+fn print_gremlin(args: &GenerateArgs, graph: &Graph, jsonl: bool) -> Result<()> {
+    let dialect = args.gremlin_dialect("tinkerpop")?;
+    let config = args.gremlin_config();
+    let generator = TraversalGenerator::new(graph, &dialect, &config);
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    for i in 0..args.count {
+        let g = nth_traversal(&generator, args.seed, i);
+        let text = graphlancer_gremlin::render(&g.traversal, &dialect);
+        if jsonl {
+            let line = serde_json::json!({
+                "index": i,
+                "text": text,
+                "steps": g.traversal.size(),
+                "features": g.traversal.step_names(),
+                "ordered": g.ordered,
+                "traversal": g.traversal,
+            });
+            serde_json::to_writer(&mut out, &line)?;
+            writeln!(out)?;
+        } else {
+            writeln!(out, "{text}")?;
+        }
+    }
+    out.flush()?;
+    Ok(())
+}
+
 /// What running generated queries on one engine showed.
 #[derive(Debug, Default, Serialize)]
 pub(crate) struct Validity {
@@ -132,7 +198,7 @@ pub(crate) struct Validity {
     non_empty: usize,
     rejection_rate: f64,
     non_empty_rate: f64,
-    /// (queries, non-empty) by clause count.
+    /// (queries, non-empty) by clause count (steps for Gremlin).
     by_clauses: BTreeMap<usize, (usize, usize)>,
     /// Enabled productions no query used.
     never_used: Vec<&'static str>,
@@ -141,6 +207,17 @@ pub(crate) struct Validity {
     /// The first rejected queries with the engine's message.
     rejections: Vec<(String, String)>,
     seconds: f64,
+    /// Productions (or steps) the queries used.
+    #[serde(skip)]
+    used: BTreeSet<&'static str>,
+}
+
+/// One generated query as validity counts it.
+struct Probe {
+    text: String,
+    /// Clauses (Cypher) or steps (Gremlin).
+    length: usize,
+    features: Vec<&'static str>,
 }
 
 /// Generates and runs `args.count` queries on `engine`.
@@ -151,25 +228,73 @@ pub(crate) fn validity(
     timeout: ExecOptions,
     json: bool,
 ) -> Result<Validity> {
+    engine.load(graph)?;
+    if args.language == Language::Gremlin {
+        let dialect = args.gremlin_dialect(engine.dialect())?;
+        let config = args.gremlin_config();
+        let generator = TraversalGenerator::new(graph, &dialect, &config);
+        let probes = (0..args.count).map(|i| {
+            let g = nth_traversal(&generator, args.seed, i);
+            Probe {
+                text: graphlancer_gremlin::render(&g.traversal, &dialect),
+                length: g.traversal.size(),
+                features: g.traversal.step_names().into_iter().collect(),
+            }
+        });
+        let opts = ExecOptions { language: Language::Gremlin, ..timeout };
+        let preset = if config.deterministic { "differential" } else { "crash" };
+        let mut v = tally(engine, &dialect.name, preset, probes, opts, args.count, json)?;
+        let used: BTreeSet<&str> = v.used.iter().copied().collect();
+        v.steered_off = dialect.differs.iter().filter(|(s, _)| dialect.steps.contains(s)).copied().collect();
+        v.never_used = graphlancer_gremlin::dialect::ALL_STEPS
+            .iter()
+            .copied()
+            .filter(|s| dialect.allows(s) && !used.contains(s) && !(config.deterministic && *s == "id"))
+            .collect();
+        return Ok(v);
+    }
     let profile = args.profile(engine.dialect())?;
     let config = args.config()?;
     let generator = Generator::new(graph, &profile, &config);
-    engine.load(graph)?;
+    let probes = (0..args.count).map(|i| {
+        let g = nth(&generator, args.seed, i);
+        Probe { text: g.text, length: g.clause_count, features: g.features.iter().map(|f| f.name()).collect() }
+    });
+    let mut v = tally(engine, &profile.name, config.preset.name(), probes, timeout, args.count, json)?;
+    let steered = generator.steered_off();
+    v.steered_off = steered.iter().map(|(f, why)| (f.name(), *why)).collect();
+    v.never_used = config
+        .enabled(&profile)
+        .into_iter()
+        .filter(|f| !v.used.contains(f.name()) && !steered.iter().any(|(s, _)| s == f))
+        .map(|f| f.name())
+        .collect();
+    Ok(v)
+}
+
+/// Runs `probes` on `engine` and counts what happened.
+fn tally(
+    engine: &mut dyn Engine,
+    dialect: &str,
+    preset: &'static str,
+    probes: impl Iterator<Item = Probe>,
+    opts: ExecOptions,
+    count: usize,
+    json: bool,
+) -> Result<Validity> {
     let started = std::time::Instant::now();
     let mut v = Validity {
         engine: engine.name().to_owned(),
-        dialect: profile.name.clone(),
-        preset: config.preset.name(),
+        dialect: dialect.to_owned(),
+        preset,
         ..Validity::default()
     };
-    let mut used: BTreeSet<Feature> = BTreeSet::new();
-    let progress_every = (args.count / 20).max(1);
-    for i in 0..args.count {
-        let g = nth(&generator, args.seed, i);
-        used.extend(g.features.iter().copied());
-        let outcome = engine.execute(&g.text, &timeout)?;
+    let progress_every = (count / 20).max(1);
+    for (i, g) in probes.enumerate() {
+        v.used.extend(g.features.iter().copied());
+        let outcome = engine.execute(&g.text, &opts)?;
         v.queries += 1;
-        let slot = v.by_clauses.entry(g.clause_count).or_default();
+        let slot = v.by_clauses.entry(g.length).or_default();
         slot.0 += 1;
         match &outcome {
             Outcome::Rows(r) => {
@@ -207,7 +332,7 @@ pub(crate) fn validity(
             }
         }
         if !json && (i + 1) % progress_every == 0 {
-            eprint!("\r{}/{} queries", i + 1, args.count);
+            eprint!("\r{}/{} queries", i + 1, count);
         }
     }
     if !json {
@@ -217,14 +342,6 @@ pub(crate) fn validity(
     let n = v.queries.max(1) as f64;
     v.rejection_rate = v.rejected.values().sum::<usize>() as f64 / n;
     v.non_empty_rate = v.non_empty as f64 / n;
-    let steered = generator.steered_off();
-    v.steered_off = steered.iter().map(|(f, why)| (f.name(), *why)).collect();
-    v.never_used = config
-        .enabled(&profile)
-        .into_iter()
-        .filter(|f| !used.contains(f) && !steered.iter().any(|(s, _)| s == f))
-        .map(|f| f.name())
-        .collect();
     Ok(v)
 }
 
@@ -246,7 +363,7 @@ pub(crate) fn report(v: &Validity) -> String {
     s.push_str(&format!("non-empty {} ({:.1}%)\n", v.non_empty, 100.0 * v.non_empty_rate));
     for (clauses, (n, ne)) in &v.by_clauses {
         s.push_str(&format!(
-            "  {clauses} clauses: {n} queries, {:.1}% non-empty\n",
+            "  length {clauses}: {n} queries, {:.1}% non-empty\n",
             100.0 * *ne as f64 / (*n).max(1) as f64
         ));
     }

@@ -318,14 +318,23 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Generate { generate: args, graph_seed, format } => {
-            let g = generate(graph_seed, &limited(args.profile("grafeo")?.graph))?;
+            let limits = match args.language {
+                Language::Cypher => args.profile("grafeo")?.graph,
+                Language::Gremlin => graph_limits("", Language::Gremlin)?,
+            };
+            let g = generate(graph_seed, &limited(limits))?;
             generate::print(&args, &g, matches!(format, QueryFormat::Jsonl))?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Validity { engine, generate: args, graph_seed, timeout, json } => {
             let spec: EngineSpec = engine.parse()?;
             let mut db = graphlancer_engines::open(&spec, &open_options()?)?;
-            let g = generate(graph_seed, &limited(args.profile(db.dialect())?.graph))?;
+            speaks(db.as_ref(), args.language)?;
+            let limits = match args.language {
+                Language::Cypher => args.profile(db.dialect())?.graph,
+                Language::Gremlin => graph_limits(db.dialect(), Language::Gremlin)?,
+            };
+            let g = generate(graph_seed, &limited(limits))?;
             let v =
                 generate::validity(&args, &g, db.as_mut(), ExecOptions { timeout, ..ExecOptions::default() }, json)?;
             if json {

@@ -159,6 +159,8 @@ impl HostBackend for GraphersalBackend {
             .and_then(|d| materialize_traversals(d, 0));
         let value = match value {
             Ok(v) => v,
+            // Its array cap is the row cap here (one array holds the answer).
+            Err(e) if e.to_string().contains("script.max_array_size") => return Outcome::TooLarge { max_rows },
             Err(e) => return classify(&e),
         };
         let value = match script_value_to_property(value, 0) {

@@ -26,6 +26,38 @@ pub struct GremlinDialect {
     /// Steps it accepts but answers differently by design or wrongly, each
     /// with the evidence; generation for comparison leaves them out.
     pub differs: Vec<(&'static str, &'static str)>,
+    /// Narrower limits than whole steps.
+    pub quirks: Quirks,
+}
+
+/// Forms narrower than a step that an engine refuses or answers wrongly;
+/// `true` everywhere is TinkerPop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Quirks {
+    /// `inV`, `outV`, `bothV`, `otherV` anywhere after an edge step, not only
+    /// right after `outE`/`inE`/`bothE`/`E()` and its filters.
+    pub edge_ends_anywhere: bool,
+    /// `valueMap('k')` and `elementMap('k')` with keys, giving maps.
+    pub keyed_maps: bool,
+    /// Predicates joined with `.and(...)` / `.or(...)`.
+    pub predicate_connectives: bool,
+    /// `has(label, key, P)` with a predicate, not only a value.
+    pub has_label_key_predicate: bool,
+}
+
+impl Quirks {
+    /// TinkerPop's: everything allowed.
+    pub const NONE: Quirks =
+        Quirks { edge_ends_anywhere: true, keyed_maps: true, predicate_connectives: true, has_label_key_predicate: true };
+
+    fn meet(self, o: Quirks) -> Quirks {
+        Quirks {
+            edge_ends_anywhere: self.edge_ends_anywhere && o.edge_ends_anywhere,
+            keyed_maps: self.keyed_maps && o.keyed_maps,
+            predicate_connectives: self.predicate_connectives && o.predicate_connectives,
+            has_label_key_predicate: self.has_label_key_predicate && o.has_label_key_predicate,
+        }
+    }
 }
 
 /// Every step name the generator knows, sources included.
@@ -99,6 +131,7 @@ impl GremlinDialect {
             terminal: "",
             steps: ALL_STEPS.iter().copied().collect(),
             differs: Vec::new(),
+            quirks: Quirks::NONE,
         }
     }
 
@@ -125,6 +158,7 @@ impl GremlinDialect {
             out.name = format!("{}&{}", self.name, other.name);
         }
         out.steps = self.steps.intersection(&other.steps).copied().collect();
+        out.quirks = self.quirks.meet(other.quirks);
         for d in &other.differs {
             if !out.differs.contains(d) {
                 out.differs.push(*d);

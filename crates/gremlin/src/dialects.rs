@@ -1,7 +1,7 @@
 //! The built-in Gremlin dialects, measured on each engine (the evidence
 //! strings say how).
 
-use crate::dialect::{ALL_STEPS, GremlinDialect};
+use crate::dialect::{ALL_STEPS, GremlinDialect, Quirks};
 
 fn all_but(missing: &[&str]) -> std::collections::BTreeSet<&'static str> {
     ALL_STEPS.iter().copied().filter(|s| !missing.contains(s)).collect()
@@ -30,6 +30,16 @@ pub fn grafeo() -> GremlinDialect {
             ("valueMap", "valueMap() holds single values, not lists; valueMap('k') is a column, not a map"),
             ("id", "ids are the engine's own"),
         ],
+        quirks: Quirks {
+            // g.V().bothE().order().by('gid', asc).otherV().out(): "Variable '_v1' is not a node".
+            edge_ends_anywhere: false,
+            // elementMap('k0').count(): "Internal error: Variable 'id' not found in input".
+            keyed_maps: false,
+            // has('k', gt(1).and(lt(5))): "Expected RParen, found Dot".
+            predicate_connectives: false,
+            // has('L1', 'k6', lte('ca')): "Expected value".
+            has_label_key_predicate: false,
+        },
     }
 }
 
@@ -45,5 +55,6 @@ pub fn graphersal() -> GremlinDialect {
         terminal: ".toList()",
         steps: all_but(&[]),
         differs: vec![("id", "ids are the engine's own")],
+        quirks: Quirks::NONE,
     }
 }

@@ -94,6 +94,8 @@ struct At {
     ordered: bool,
     /// Whether an edge was reached from a vertex, so `otherV` knows its side.
     from_vertex: bool,
+    /// Whether only filters ran since the edges were reached.
+    edge_fresh: bool,
     /// Names bound with `as`, and whether a move followed the last one.
     names: Vec<String>,
     moved_since_as: bool,
@@ -185,6 +187,7 @@ impl<'a> TraversalGenerator<'a> {
             owner: None,
             ordered: false,
             from_vertex: false,
+            edge_fresh: true,
             names: Vec::new(),
             moved_since_as: false,
             folded: None,
@@ -202,7 +205,7 @@ impl<'a> TraversalGenerator<'a> {
                 Some(s) => steps.push(s),
                 None => break,
             }
-            if matches!(at.ty, Ty::Map | Ty::Path | Ty::List) && rng.random_bool(0.7) {
+            if matches!(at.ty, Ty::Map | Ty::Path | Ty::List | Ty::Number) && rng.random_bool(0.7) {
                 break;
             }
         }
@@ -254,6 +257,7 @@ impl<'a> TraversalGenerator<'a> {
                 at.owner = types.first().filter(|_| types.len() == 1).cloned();
                 at.ty = Ty::Edge;
                 at.from_vertex = true;
+                at.edge_fresh = true;
                 at.ordered = false;
                 at.moved_since_as = true;
                 Step::MoveE(dir, types)
@@ -299,7 +303,11 @@ impl<'a> TraversalGenerator<'a> {
                 at.ty = Ty::Map;
                 at.ordered = false;
                 let keys = self.owner_keys(at.owner.as_ref(), true);
-                let pick: Vec<String> = keys.iter().filter(|_| rng.random_bool(0.5)).cloned().collect();
+                let pick: Vec<String> = if self.dialect.quirks.keyed_maps {
+                    keys.iter().filter(|_| rng.random_bool(0.5)).cloned().collect()
+                } else {
+                    Vec::new()
+                };
                 if rng.random_bool(0.5) { Step::ElementMap(pick) } else { Step::ValueMap(pick) }
             }
             74..=75 => {
@@ -339,13 +347,13 @@ impl<'a> TraversalGenerator<'a> {
                     Step::Group(By::Label, vec![Step::Count])
                 }
             }
-            93..=94 if !nested && at.names.len() < 2 => {
+            93..=95 if !nested && at.names.len() < 2 => {
                 let name = format!("a{}", at.names.len());
                 at.names.push(name.clone());
                 at.moved_since_as = false;
                 Step::As(name)
             }
-            95..=96 if !nested && !at.names.is_empty() && at.moved_since_as => {
+            96..=97 if !nested && !at.names.is_empty() && at.moved_since_as => {
                 at.ty = Ty::Map;
                 at.ordered = false;
                 let names = at.names.clone();
@@ -357,7 +365,7 @@ impl<'a> TraversalGenerator<'a> {
                 }
                 Step::Select(names)
             }
-            97..=99 if !nested => {
+            98..=99 if !nested => {
                 at.ty = Ty::Map;
                 at.ordered = false;
                 let key = self.owner_keys(at.owner.as_ref(), true).choose(rng)?.clone();
@@ -425,8 +433,9 @@ impl<'a> TraversalGenerator<'a> {
 
     fn edge_step(&self, at: &mut At, rng: &mut CaseRng, depth: usize) -> Option<Step> {
         let nested = depth > 0;
+        let ends = at.edge_fresh || self.dialect.quirks.edge_ends_anywhere;
         Some(match rng.random_range(0..100) {
-            0..=34 => {
+            0..=34 if ends => {
                 at.ty = Ty::Vertex;
                 at.owner = None;
                 at.ordered = false;
@@ -448,12 +457,12 @@ impl<'a> TraversalGenerator<'a> {
                 at.ordered = false;
                 Step::Values(vec![key])
             }
-            68..=71 if !nested => {
-                at.ty = Ty::Map;
+            68..=71 if ends => {
+                at.ty = Ty::Label;
                 at.ordered = false;
-                Step::ElementMap(Vec::new())
+                Step::Label
             }
-            72..=75 => {
+            72..=75 if ends => {
                 at.ty = Ty::Label;
                 at.ordered = false;
                 Step::Label
@@ -463,9 +472,13 @@ impl<'a> TraversalGenerator<'a> {
                 at.ordered = false;
                 Step::Count
             }
-            82..=85 => Step::Dedup,
+            82..=85 => {
+                at.edge_fresh = false;
+                Step::Dedup
+            }
             86..=90 if !nested => {
                 at.ordered = true;
+                at.edge_fresh = false;
                 Step::Order(vec![(By::Key(ID_PROPERTY.into()), Order::Asc)])
             }
             91..=95 if !nested => {
@@ -532,6 +545,10 @@ impl<'a> TraversalGenerator<'a> {
     }
 
     fn scalar_step(&self, at: &mut At, rng: &mut CaseRng) -> Option<Step> {
+        if rng.random_bool(0.1) {
+            at.ty = Ty::Value(PropertyType::Int);
+            return Some(Step::Constant(Value::Int(rng.random_range(0..3))));
+        }
         if at.ty == Ty::Number && rng.random_bool(0.5) {
             return Some(Step::Is(
                 [Predicate::Gt(Value::Int(0)), Predicate::Eq(Value::Int(0)), Predicate::Lte(Value::Int(2))]
@@ -566,7 +583,7 @@ impl<'a> TraversalGenerator<'a> {
         let ty = *self.key_types.get(&key)?;
         Some(match rng.random_range(0..10) {
             0 => Step::HasKey(key),
-            1 if vertex && at.owner.is_some() => {
+            1 if vertex && at.owner.is_some() && self.dialect.quirks.has_label_key_predicate => {
                 let owner = at.owner.clone()?;
                 let p = self.predicate(Some(&owner), &key, ty, rng);
                 Step::HasLabelKey(owner, key, p)
@@ -632,7 +649,7 @@ impl<'a> TraversalGenerator<'a> {
             }
             10 => Predicate::Within((0..rng.random_range(1..=3)).map(|_| pick(rng)).collect()),
             11 => Predicate::Without((0..rng.random_range(1..=2)).map(|_| pick(rng)).collect()),
-            12 if depth == 0 => {
+            12 if depth == 0 && self.dialect.quirks.predicate_connectives => {
                 let a = self.compose(ty, pick, rng, 1);
                 let b = self.compose(ty, pick, rng, 1);
                 if rng.random_bool(0.5) {
