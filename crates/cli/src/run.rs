@@ -8,7 +8,7 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use graphlancer_cypher::{DialectProfile, GeneratorConfig, Preset};
 use graphlancer_engines::{Engine, EngineSpec, ExecOptions};
-use graphlancer_model::GraphConfig;
+use graphlancer_model::{GraphConfig, Language};
 use graphlancer_oracles::campaign::{Budget, PlanUse};
 use graphlancer_oracles::reduce::Limits;
 use graphlancer_oracles::report::read_case;
@@ -76,6 +76,10 @@ pub(crate) struct RunArgs {
     /// Print the summary as JSON.
     #[arg(long)]
     json: bool,
+    /// The language of the generated queries: cypher or gremlin (Gremlin
+    /// engines: grafeo, graphersal; oracles: crash, error, differential).
+    #[arg(long, default_value = "cypher")]
+    language: Language,
 }
 
 pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
@@ -91,8 +95,13 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
         }
         named.push(kind);
     }
+    let gremlin = args.language == Language::Gremlin;
     let oracles: Vec<OracleKind> = if args.oracles.is_empty() {
         if specs.len() > 1 {
+            vec![OracleKind::Differential, OracleKind::Crash]
+        } else if gremlin {
+            vec![OracleKind::Crash, OracleKind::Error]
+        } else if specs.len() > 1 {
             vec![OracleKind::Differential, OracleKind::Crash]
         } else {
             OracleKind::ALL
@@ -125,9 +134,21 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
         None => (GeneratorConfig::preset(preset), BTreeMap::new(), Limits::default()),
     };
     let engines = open_all(&specs)?;
-    let profiles: Vec<DialectProfile> =
-        engines.iter().map(|e| DialectProfile::built_in(e.dialect())).collect::<Result<_, _>>()?;
-    let profile = DialectProfile::intersect(&profiles);
+    for e in &engines {
+        crate::speaks(e.as_ref(), args.language)?;
+    }
+    // A Gremlin campaign has no Cypher to generate; Grafeo's profile stands in
+    // for the engines without one (graphersal).
+    let profiles: Vec<DialectProfile> = engines
+        .iter()
+        .filter(|e| !gremlin || e.languages().contains(&Language::Cypher))
+        .map(|e| DialectProfile::built_in(e.dialect()))
+        .collect::<Result<_, _>>()?;
+    let profile = if profiles.is_empty() {
+        DialectProfile::built_in("grafeo")?
+    } else {
+        DialectProfile::intersect(&profiles)
+    };
     let mut graph = GraphConfig { nodes: args.nodes, relationships: args.rels, ..GraphConfig::default() };
     profile.graph.apply(&mut graph);
     let budget = match args.time {
@@ -146,7 +167,7 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
         mutations: !args.no_mutations,
         frequencies: !args.no_frequencies,
         pool_clauses: (3, 8),
-        exec: ExecOptions { timeout: args.timeout, ..ExecOptions::default() },
+        exec: ExecOptions { timeout: args.timeout, language: args.language, ..ExecOptions::default() },
         out: args.out.clone(),
         reduce: !args.no_reduce,
         reduction,

@@ -215,17 +215,21 @@ impl<'a> TraversalGenerator<'a> {
     /// A step for traversers at `at`, updating it; `None` when nothing fits.
     fn step(&self, at: &mut At, rng: &mut CaseRng, depth: usize) -> Option<Step> {
         for _ in 0..8 {
-            let s = match at.ty {
-                Ty::Vertex => self.vertex_step(at, rng, depth),
-                Ty::Edge => self.edge_step(at, rng, depth),
-                Ty::Value(t) => self.value_step(at, t, rng),
-                Ty::Number | Ty::Label => self.scalar_step(at, rng),
-                Ty::List => self.list_step(at, rng),
-                Ty::Map | Ty::Path => self.count_or_dedup(at, rng),
+            // A step the dialect refuses leaves `at` as it was.
+            let mut next = at.clone();
+            let s = match next.ty {
+                Ty::Vertex => self.vertex_step(&mut next, rng, depth),
+                Ty::Edge => self.edge_step(&mut next, rng, depth),
+                Ty::Value(t) => self.value_step(&mut next, t, rng),
+                Ty::Number | Ty::Label => self.scalar_step(&mut next, rng),
+                Ty::List => self.list_step(&mut next, rng),
+                Ty::Map | Ty::Path => self.count_or_dedup(&mut next, rng),
             };
             if let Some(s) = s
                 && self.allows(s.name())
+                && s.children().iter().all(|c| c.iter().all(|n| self.allows(n.name())))
             {
+                *at = next;
                 return Some(s);
             }
         }

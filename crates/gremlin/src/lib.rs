@@ -3,9 +3,11 @@
 //! engine's dialect of Gremlin text.
 
 pub mod ast;
+pub mod check;
 pub mod dialect;
 mod dialects;
 pub mod generate;
+pub mod reduce;
 pub mod render;
 
 pub use ast::{By, Direction, Order, Predicate, Source, Step, Traversal};

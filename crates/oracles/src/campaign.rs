@@ -12,7 +12,8 @@ use std::time::{Duration, Instant};
 
 use graphlancer_cypher::{DialectProfile, Feature, Generated, Generator, GeneratorConfig, KeyFrequencies, Mutation};
 use graphlancer_engines::{Engine, EngineError, ExecOptions, Outcome};
-use graphlancer_model::{GraphConfig, derive_rng, generate};
+use graphlancer_gremlin::{GremlinConfig, GremlinDialect, TraversalGenerator};
+use graphlancer_model::{GraphConfig, Language, derive_rng, generate};
 use rand::Rng;
 use serde::Serialize;
 
@@ -291,6 +292,18 @@ impl Campaign {
                 )));
             }
         }
+        if config.exec.language == Language::Gremlin {
+            if let Some(e) = engines.iter().find(|e| !e.languages().contains(&Language::Gremlin)) {
+                return Err(CampaignError::Config(format!("{} does not answer Gremlin", e.name())));
+            }
+            if let Some(o) = config.oracles.iter().find(|o| !o.speaks_gremlin()) {
+                return Err(CampaignError::Config(format!(
+                    "the {o} oracle works on Cypher only (Gremlin campaigns: crash, error, differential)"
+                )));
+            }
+            // Gremlin's vertices carry one label.
+            config.graph.second_label_probability = 0.0;
+        }
         if config.queries_per_graph == 0 {
             return Err(CampaignError::Config("queries per graph must be at least 1".into()));
         }
@@ -349,6 +362,19 @@ impl Campaign {
         };
         // Owned copies: the generator borrows them while the engines are borrowed mutably.
         let (profile, generator_config) = (self.profile.clone(), self.config.generator.clone());
+        // A Gremlin campaign generates from the steps every engine's dialect shares.
+        let gremlin = (self.config.exec.language == Language::Gremlin).then(|| {
+            self.engines
+                .iter()
+                .map(|e| GremlinDialect::builtin(e.dialect()).unwrap_or_else(GremlinDialect::tinkerpop))
+                .reduce(|a, b| a.intersect(&b))
+                .unwrap_or_else(GremlinDialect::tinkerpop)
+        });
+        let gremlin_config = GremlinConfig {
+            deterministic: self.config.oracles.iter().any(|o| o.reads_values()),
+            ..GremlinConfig::default()
+        };
+        let mut used_steps: BTreeSet<&'static str> = BTreeSet::new();
         let mut graph_index = 0u64;
         'graphs: while !done(&s) {
             let graph_seed = derive_rng(self.config.seed, &[stream::GRAPH, graph_index]).random::<u64>();
@@ -361,6 +387,24 @@ impl Campaign {
             }
             s.graphs += 1;
             let generator = Generator::new(&graph, &profile, &generator_config);
+            if let Some(dialect) = &gremlin {
+                let traversals = TraversalGenerator::new(&graph, dialect, &gremlin_config);
+                for case_index in 0..self.config.queries_per_graph {
+                    if done(&s) {
+                        break 'graphs;
+                    }
+                    let at = Position { graph: &graph, graph_index, case_index };
+                    self.traversal(&mut s, &mut engine_time, &oracles, &names, at, &traversals, &mut used_steps)?;
+                    s.seconds = started.elapsed().as_secs_f64();
+                    progress(&s);
+                    if last_written.elapsed() >= SUMMARY_EVERY {
+                        self.write_summary(&s)?;
+                        last_written = Instant::now();
+                    }
+                }
+                graph_index += 1;
+                continue;
+            }
             // GDsmith resets both kinds of feedback with each graph.
             let mut pool: Vec<Generated> = Vec::new();
             let mut frequencies = KeyFrequencies::new();
@@ -382,7 +426,7 @@ impl Campaign {
                 used.extend(query.features.iter().copied());
 
                 let source = CaseQuery::source(&query);
-                let (outcomes, waited) = self.execute_all(&source.text)?;
+                let (outcomes, waited) = self.execute_all(&source)?;
                 engine_time += waited.iter().sum::<Duration>();
                 s.queries += 1;
                 count_all(&mut s, &outcomes, &waited, &source.text);
@@ -442,7 +486,7 @@ impl Campaign {
                                     all.push(outcomes.clone());
                                     continue;
                                 }
-                                let (o, waited) = self.execute_all(&q.text)?;
+                                let (o, waited) = self.execute_all(q)?;
                                 engine_time += waited.iter().sum::<Duration>();
                                 s.followup_queries += 1;
                                 count_all(&mut s, &o, &waited, &q.text);
@@ -507,9 +551,20 @@ impl Campaign {
         s.seconds = started.elapsed().as_secs_f64();
         s.queries_per_second = s.queries as f64 / s.seconds.max(1e-9);
         s.harness_seconds = (started.elapsed().saturating_sub(engine_time)).as_secs_f64();
-        let enabled = self.config.generator.enabled(&self.profile);
-        s.features_enabled = enabled.len();
-        s.features_used = enabled.iter().filter(|f| used.contains(f)).count();
+        if let Some(dialect) = &gremlin {
+            s.dialect = dialect.name.clone();
+            let enabled: Vec<&str> = graphlancer_gremlin::dialect::ALL_STEPS
+                .iter()
+                .copied()
+                .filter(|st| dialect.allows(st) && !(gremlin_config.deterministic && *st == "id"))
+                .collect();
+            s.features_enabled = enabled.len();
+            s.features_used = enabled.iter().filter(|st| used_steps.contains(*st)).count();
+        } else {
+            let enabled = self.config.generator.enabled(&self.profile);
+            s.features_enabled = enabled.len();
+            s.features_used = enabled.iter().filter(|f| used.contains(f)).count();
+        }
         self.write_summary(&s)?;
         Ok(s)
     }
@@ -640,6 +695,7 @@ impl Campaign {
             query: String::new(),
             original_query: None,
             ast: graphlancer_cypher::Query { parts: Vec::new(), union_all: false },
+            traversal: None,
             order_columns: None,
             outcomes: Vec::new(),
             row_counts: Vec::new(),
@@ -662,6 +718,53 @@ impl Campaign {
             }
         };
         s.findings.insert(signature.to_string(), dir.display().to_string());
+        Ok(())
+    }
+
+    /// One generated traversal: run on every engine, judged by the oracles
+    /// that judge single queries (crash and error first, then differential).
+    #[expect(clippy::too_many_arguments, reason = "the loop's state, passed once")]
+    fn traversal(
+        &mut self,
+        s: &mut Summary,
+        engine_time: &mut Duration,
+        oracles: &[Box<dyn Oracle>],
+        names: &[String],
+        at: Position<'_>,
+        generator: &TraversalGenerator<'_>,
+        used: &mut BTreeSet<&'static str>,
+    ) -> Result<(), CampaignError> {
+        let mut rng = derive_rng(self.config.seed, &[stream::CASE, at.graph_index, at.case_index]);
+        let g = generator.generate(&mut rng);
+        used.extend(g.traversal.step_names());
+        let length = g.traversal.size();
+        let source = CaseQuery::gremlin("source", g.traversal, g.ordered);
+        let (outcomes, waited) = self.execute_all(&source)?;
+        *engine_time += waited.iter().sum::<Duration>();
+        s.queries += 1;
+        count_all(s, &outcomes, &waited, &source.text);
+        let non_empty = outcomes[0].rows().is_some_and(|r| !r.rows.is_empty());
+        let slot = s.non_empty_by_length.entry(length).or_default();
+        slot.0 += 1;
+        slot.1 += u64::from(non_empty);
+        let judge = JudgeCx { names, schema: &at.graph.schema };
+        for o in oracles {
+            let case = TestCase::single(if o.per_query() { "source" } else { o.kind().name() }, source.clone());
+            let ran = Ran { case, outcomes: vec![outcomes.clone()] };
+            let verdict = o.judge(&judge, &ran.case, &ran.outcomes);
+            if !o.per_query() {
+                let r = s.relations.entry(ran.case.relation.clone()).or_default();
+                match &verdict {
+                    Verdict::Skip(reason) => *r.skipped.entry((*reason).to_owned()).or_default() += 1,
+                    _ => r.run += 1,
+                }
+            }
+            if let Verdict::Finding(f) = verdict {
+                let mut ran = ran;
+                ran.case.relation = o.kind().name().to_owned();
+                return self.handle(s, engine_time, o.as_ref(), names, at, ran, f);
+            }
+        }
         Ok(())
     }
 
@@ -700,8 +803,8 @@ impl Campaign {
         &self.sent
     }
 
-    fn execute_all(&mut self, text: &str) -> Result<(Vec<Outcome>, Vec<Duration>), CampaignError> {
-        self.execute_with(text, self.config.exec)
+    fn execute_all(&mut self, q: &CaseQuery) -> Result<(Vec<Outcome>, Vec<Duration>), CampaignError> {
+        self.execute_with(q, self.config.exec)
     }
 
     /// Every query of `case` on every engine under `exec`: the outcomes, and
@@ -715,7 +818,7 @@ impl Campaign {
         let mut outcomes = Vec::with_capacity(case.queries.len());
         let mut longest = Duration::ZERO;
         for q in &case.queries {
-            let (o, waited) = self.execute_with(&q.text, exec)?;
+            let (o, waited) = self.execute_with(q, exec)?;
             *engine_time += waited.iter().sum::<Duration>();
             longest = longest.max(waited.iter().copied().max().unwrap_or_default());
             outcomes.push(o);
@@ -723,14 +826,17 @@ impl Campaign {
         Ok((outcomes, longest))
     }
 
-    fn execute_with(&mut self, text: &str, exec: ExecOptions) -> Result<(Vec<Outcome>, Vec<Duration>), CampaignError> {
+    fn execute_with(&mut self, q: &CaseQuery, exec: ExecOptions) -> Result<(Vec<Outcome>, Vec<Duration>), CampaignError> {
         let mut outcomes = Vec::with_capacity(self.engines.len());
         let mut waited = Vec::with_capacity(self.engines.len());
+        let exec = ExecOptions { language: q.language(), ..exec };
         for e in &mut self.engines {
+            let text = q.text_for(e.as_ref());
             let t = Instant::now();
-            outcomes.push(e.execute(text, &exec)?);
+            outcomes.push(e.execute(&text, &exec)?);
             waited.push(t.elapsed());
         }
+        let text = &q.text;
         if self.config.record {
             let disrupted = outcomes.iter().any(|o| matches!(o, Outcome::Crash { .. } | Outcome::Timeout { .. }));
             self.sent.push(Sent::Query { text: text.to_owned(), elapsed: waited.iter().sum(), disrupted });

@@ -3,7 +3,6 @@
 
 use graphlancer_engines::{ErrorClass, Outcome};
 
-use crate::constructs::constructs;
 use crate::oracle::{Finding, JudgeCx, Oracle, OracleKind, TestCase, Verdict};
 use crate::signature::{Fault, Signature, normalize};
 
@@ -44,7 +43,7 @@ pub(crate) fn judge_each(
         let summary = format!("{}: {}", names.join("+"), describe(&first));
         // A message names an internal error well enough; a crash or a hang
         // is told apart by the shape of the query that caused it.
-        let shape = matches!(first, Fault::Crash | Fault::Timeout).then(|| constructs(&query.ast));
+        let shape = matches!(first, Fault::Crash | Fault::Timeout).then(|| query.constructs());
         return Verdict::Finding(Finding {
             signature: Signature { oracle: kind, engines: names, fault: first, shape },
             summary,

@@ -8,7 +8,6 @@ use graphlancer_cypher::check::result_types;
 use graphlancer_engines::Outcome;
 use graphlancer_model::{CaseRng, Comparison, Difference, ResultSet, RowOrder, Tolerance, Value, compare};
 
-use crate::constructs::constructs;
 use crate::oracle::{BuildCx, CaseQuery, Finding, JudgeCx, Oracle, OracleKind, TestCase, Verdict};
 use crate::reduce::column_kinds;
 use crate::signature::{Fault, Signature, normalize};
@@ -67,7 +66,7 @@ pub(crate) fn judge_pairs(
 ) -> Verdict {
     let (Some(query), Some(outcomes)) = (case.queries.first(), outcomes.first()) else { return Verdict::Pass };
     let order = query.order_columns.as_ref().map_or(RowOrder::Bag, |keys| RowOrder::SortedBy(keys.clone()));
-    let clause_shape = || Some(constructs(&query.ast));
+    let clause_shape = || Some(query.constructs());
     for &(a, b) in pairs {
         let (Some(first), Some(other), Some(first_name), Some(name)) =
             (outcomes.get(a), outcomes.get(b), cx.names.get(a), cx.names.get(b))

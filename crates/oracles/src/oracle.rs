@@ -6,8 +6,9 @@
 
 use graphlancer_cypher::ast::Query;
 use graphlancer_cypher::{DialectProfile, Generated, Generator};
-use graphlancer_engines::Outcome;
-use graphlancer_model::{CaseRng, Graph, Schema};
+use graphlancer_engines::{Engine, Outcome};
+use graphlancer_gremlin::{GremlinDialect, Traversal};
+use graphlancer_model::{CaseRng, Graph, Language, Schema};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
@@ -59,6 +60,12 @@ impl OracleKind {
         }
     }
 
+    /// Whether the oracle works on Gremlin too (it judges a query's
+    /// outcomes without rewriting it).
+    pub fn speaks_gremlin(self) -> bool {
+        matches!(self, OracleKind::Crash | OracleKind::Error | OracleKind::Differential)
+    }
+
     /// Whether the oracle reads row values (and so needs adapters to decode
     /// them and queries to be deterministic).
     pub fn reads_values(self) -> bool {
@@ -94,12 +101,51 @@ pub struct CaseQuery {
     pub ast: Query,
     /// Result columns an ORDER BY fixes; `None` for a bag.
     pub order_columns: Option<Vec<usize>>,
+    /// A Gremlin query's traversal (then `ast` is empty and `text` is the
+    /// traversal in TinkerPop's Groovy; each engine gets its own dialect).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub traversal: Option<Traversal>,
 }
 
 impl CaseQuery {
+    /// A generated traversal.
+    pub fn gremlin(role: &str, traversal: Traversal, ordered: bool) -> Self {
+        Self {
+            role: role.to_owned(),
+            text: graphlancer_gremlin::render(&traversal, &GremlinDialect::tinkerpop()),
+            ast: Query { parts: Vec::new(), union_all: false },
+            order_columns: ordered.then(|| vec![0]),
+            traversal: Some(traversal),
+        }
+    }
+
+    /// The language the query is written in.
+    pub fn language(&self) -> Language {
+        if self.traversal.is_some() { Language::Gremlin } else { Language::Cypher }
+    }
+
+    /// The text `engine` is sent: Gremlin rendered in the engine's dialect.
+    pub fn text_for(&self, engine: &dyn Engine) -> String {
+        match &self.traversal {
+            Some(t) => {
+                let dialect = GremlinDialect::builtin(engine.dialect()).unwrap_or_else(GremlinDialect::tinkerpop);
+                graphlancer_gremlin::render(t, &dialect)
+            }
+            None => self.text.clone(),
+        }
+    }
+
+    /// What the query is made of, for signatures: Cypher's constructs, or
+    /// a traversal's step names.
+    pub fn constructs(&self) -> String {
+        match &self.traversal {
+            Some(t) => t.step_names().into_iter().collect::<Vec<_>>().join(","),
+            None => crate::constructs::constructs(&self.ast),
+        }
+    }
     /// A query rendered from its AST.
     pub fn new(role: &str, ast: Query, order_columns: Option<Vec<usize>>) -> Self {
-        Self { role: role.to_owned(), text: graphlancer_cypher::render(&ast), ast, order_columns }
+        Self { role: role.to_owned(), text: graphlancer_cypher::render(&ast), ast, order_columns, traversal: None }
     }
 
     /// The generated query itself.
@@ -109,6 +155,7 @@ impl CaseQuery {
             text: g.text.clone(),
             ast: g.query.clone(),
             order_columns: g.order_columns.clone(),
+            traversal: None,
         }
     }
 }

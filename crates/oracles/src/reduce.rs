@@ -26,6 +26,8 @@ pub struct Candidate {
     pub query: Query,
     /// Result columns its ORDER BY fixes.
     pub order_columns: Option<Vec<usize>>,
+    /// A Gremlin query's traversal (then `query` is empty).
+    pub traversal: Option<graphlancer_gremlin::Traversal>,
 }
 
 /// How much a reduction may spend on one finding.
@@ -136,7 +138,11 @@ impl Reducer<'_> {
             group: case
                 .queries
                 .iter()
-                .map(|q| Candidate { query: q.ast.clone(), order_columns: q.order_columns.clone() })
+                .map(|q| Candidate {
+                    query: q.ast.clone(),
+                    order_columns: q.order_columns.clone(),
+                    traversal: q.traversal.clone(),
+                })
                 .collect(),
             graph: self.graph.clone(),
             best: None,
@@ -205,6 +211,9 @@ impl Reducer<'_> {
     /// Query edits until none applies; with `coarse`, only whole parts,
     /// clauses and pattern parts.
     fn queries(&mut self, state: &mut State, run: &mut Run<'_>, coarse: bool) -> Result<(), EngineError> {
+        if state.group[0].traversal.is_some() {
+            return self.steps(state, run);
+        }
         let coarse_edit = |e: &Edit| {
             matches!(e, Edit::Part(_) | Edit::Prefix(_) | Edit::Clause(_, ClauseEdit::Remove | ClauseEdit::Pattern(_)))
         };
@@ -223,6 +232,43 @@ impl Reducer<'_> {
                 }
                 let queries = queries_of(run.case, &group);
                 if !run.tried.insert(queries.iter().map(|q| q.text.clone()).collect::<Vec<_>>().join("\n")) {
+                    continue;
+                }
+                run.attempts += 1;
+                if let Some(found) = self.trial(run, queries)? {
+                    state.group = group;
+                    state.best = Some(found);
+                    continue 'improve;
+                }
+            }
+            return Ok(());
+        }
+    }
+
+    /// A Gremlin case (one traversal): smaller traversals until none keeps
+    /// the finding. Candidates are not checked beforehand; one the engines
+    /// refuse shows another finding, or none, and is not kept.
+    fn steps(&mut self, state: &mut State, run: &mut Run<'_>) -> Result<(), EngineError> {
+        'improve: loop {
+            let Some(current) = state.group[0].traversal.clone() else { return Ok(()) };
+            let key_type = |k: &str| self.judge.schema.key_type(k);
+            let valid: Vec<_> = graphlancer_gremlin::reduce::smaller(&current)
+                .into_iter()
+                .filter(|t| graphlancer_gremlin::check::check(t, &key_type).is_ok())
+                .collect();
+            for t in valid {
+                if run.spent() {
+                    return Ok(());
+                }
+                let ordered = state.group[0].order_columns.is_some() && graphlancer_gremlin::reduce::ends_ordered(&t);
+                let candidate = Candidate {
+                    query: state.group[0].query.clone(),
+                    order_columns: ordered.then(|| vec![0]),
+                    traversal: Some(t),
+                };
+                let group = vec![candidate];
+                let queries = queries_of(run.case, &group);
+                if !run.tried.insert(queries[0].text.clone()) {
                     continue;
                 }
                 run.attempts += 1;
@@ -310,6 +356,9 @@ impl Reducer<'_> {
     /// Variables renamed `n0, r0, p0, a0, ...` in order of appearance, one
     /// renaming for the whole group, kept when the finding holds.
     fn rename(&mut self, state: &mut State, run: &mut Run<'_>) -> Result<(), EngineError> {
+        if state.group[0].traversal.is_some() {
+            return Ok(());
+        }
         let Some(group) = renamed(&state.group) else { return Ok(()) };
         if group == state.group || group.iter().any(|c| result_types(&c.query, self.judge.schema).is_err()) {
             return Ok(());
@@ -368,14 +417,23 @@ pub fn outcomes(
     queries: &[CaseQuery],
     exec: &ExecOptions,
 ) -> Result<Vec<Vec<Outcome>>, EngineError> {
-    queries.iter().map(|q| engines.iter_mut().map(|e| e.execute(&q.text, exec)).collect()).collect()
+    queries
+        .iter()
+        .map(|q| {
+            let exec = ExecOptions { language: q.language(), ..*exec };
+            engines.iter_mut().map(|e| e.execute(&q.text_for(e.as_ref()), &exec)).collect()
+        })
+        .collect()
 }
 
 fn queries_of(case: &TestCase, group: &[Candidate]) -> Vec<CaseQuery> {
     case.queries
         .iter()
         .zip(group)
-        .map(|(q, c)| CaseQuery::new(&q.role, c.query.clone(), c.order_columns.clone()))
+        .map(|(q, c)| match &c.traversal {
+            Some(t) => CaseQuery::gremlin(&q.role, t.clone(), c.order_columns.is_some()),
+            None => CaseQuery::new(&q.role, c.query.clone(), c.order_columns.clone()),
+        })
         .collect()
 }
 
@@ -694,6 +752,7 @@ fn apply(source: &Candidate, target: &Candidate, edit: &Edit) -> Option<Candidat
         return (s == t).then(|| Candidate {
             query: Query { parts: vec![s.parts[*i].clone()], union_all: false },
             order_columns: None,
+            traversal: None,
         });
     }
     let ([sp], [tp]) = (s.parts.as_slice(), t.parts.as_slice()) else { return None };
@@ -743,7 +802,11 @@ fn apply(source: &Candidate, target: &Candidate, edit: &Edit) -> Option<Candidat
     {
         order_columns = order_of(r);
     }
-    Some(Candidate { query: Query { parts: vec![SingleQuery { clauses }], union_all: t.union_all }, order_columns })
+    Some(Candidate {
+        query: Query { parts: vec![SingleQuery { clauses }], union_all: t.union_all },
+        order_columns,
+        traversal: None,
+    })
 }
 
 /// Makes `change` to `c`; `None` where it does not apply.
@@ -909,7 +972,11 @@ fn renamed(group: &[Candidate]) -> Option<Vec<Candidate>> {
         .zip(trees)
         .map(|(c, mut t)| {
             rename_tree(&mut t, &map);
-            Some(Candidate { query: serde_json::from_value(t).ok()?, order_columns: c.order_columns.clone() })
+            Some(Candidate {
+                query: serde_json::from_value(t).ok()?,
+                order_columns: c.order_columns.clone(),
+                traversal: None,
+            })
         })
         .collect()
 }

@@ -85,6 +85,9 @@ pub struct Case {
     pub original_query: Option<String>,
     /// The query's AST.
     pub ast: graphlancer_cypher::Query,
+    /// A Gremlin query's traversal (`query` is then its TinkerPop text).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub traversal: Option<graphlancer_gremlin::Traversal>,
     /// Result columns an ORDER BY fixes.
     pub order_columns: Option<Vec<usize>>,
     /// The clause sequence (part of some signatures).
@@ -152,6 +155,9 @@ pub struct StoredQuery {
     pub text: String,
     /// Its AST.
     pub ast: graphlancer_cypher::Query,
+    /// A Gremlin query's traversal.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub traversal: Option<graphlancer_gremlin::Traversal>,
     /// Result columns an ORDER BY fixes.
     pub order_columns: Option<Vec<usize>>,
     /// Each engine's outcome, cut like [`Case::outcomes`].
@@ -167,6 +173,7 @@ impl StoredQuery {
             role: q.role,
             text: q.text,
             ast: q.ast,
+            traversal: q.traversal,
             order_columns: q.order_columns,
             outcomes,
             row_counts: Vec::new(),
@@ -180,6 +187,7 @@ impl StoredQuery {
             text: self.text.clone(),
             ast: self.ast.clone(),
             order_columns: self.order_columns.clone(),
+            traversal: self.traversal.clone(),
         }
     }
 }
@@ -206,11 +214,15 @@ impl Case {
         let types = graphlancer_cypher::check::result_types(&first.ast, &self.graph.schema).unwrap_or_default();
         self.relation = case.relation;
         self.delta = case.delta;
-        self.shape = crate::reduce::shape(&first.ast);
+        self.shape = match &first.traversal {
+            Some(t) => t.step_names().into_iter().collect::<Vec<_>>().join(","),
+            None => crate::reduce::shape(&first.ast),
+        };
         self.column_kinds = crate::reduce::column_kinds(&first.ast, &types);
         self.role = first.role;
         self.query = first.text;
         self.ast = first.ast;
+        self.traversal = first.traversal;
         self.order_columns = first.order_columns;
         self.outcomes = first.outcomes;
         self.followups = queries.collect();
@@ -238,6 +250,7 @@ impl Case {
             text: self.query.clone(),
             ast: self.ast.clone(),
             order_columns: self.order_columns.clone(),
+            traversal: self.traversal.clone(),
         };
         let queries = std::iter::once(first).chain(self.followups.iter().map(StoredQuery::case_query)).collect();
         crate::oracle::TestCase { relation: self.relation.clone(), queries, delta: self.delta }
