@@ -8,8 +8,8 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 use graphlancer_cypher::{DialectProfile, Generated, Generator, GeneratorConfig, Preset};
 use graphlancer_engines::{Engine, ExecOptions, Outcome};
-use graphlancer_model::rng::stream;
 use graphlancer_gremlin::{GremlinConfig, GremlinDialect, TraversalGenerator};
+use graphlancer_model::rng::stream;
 use graphlancer_model::{Graph, Language, derive_rng};
 use serde::Serialize;
 
@@ -283,12 +283,8 @@ fn tally(
     json: bool,
 ) -> Result<Validity> {
     let started = std::time::Instant::now();
-    let mut v = Validity {
-        engine: engine.name().to_owned(),
-        dialect: dialect.to_owned(),
-        preset,
-        ..Validity::default()
-    };
+    let mut v =
+        Validity { engine: engine.name().to_owned(), dialect: dialect.to_owned(), preset, ..Validity::default() };
     let progress_every = (count / 20).max(1);
     for (i, g) in probes.enumerate() {
         v.used.extend(g.features.iter().copied());

@@ -144,11 +144,8 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
         .filter(|e| !gremlin || e.languages().contains(&Language::Cypher))
         .map(|e| DialectProfile::built_in(e.dialect()))
         .collect::<Result<_, _>>()?;
-    let profile = if profiles.is_empty() {
-        DialectProfile::built_in("grafeo")?
-    } else {
-        DialectProfile::intersect(&profiles)
-    };
+    let profile =
+        if profiles.is_empty() { DialectProfile::built_in("grafeo")? } else { DialectProfile::intersect(&profiles) };
     let mut graph = GraphConfig { nodes: args.nodes, relationships: args.rels, ..GraphConfig::default() };
     profile.graph.apply(&mut graph);
     let budget = match args.time {

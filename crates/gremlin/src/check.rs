@@ -25,12 +25,7 @@ pub fn check(t: &Traversal, key_type: &dyn Fn(&str) -> Option<PropertyType>) -> 
     steps(start, &t.steps, key_type, true)
 }
 
-fn steps(
-    mut ty: Ty,
-    list: &[Step],
-    key_type: &dyn Fn(&str) -> Option<PropertyType>,
-    top: bool,
-) -> Result<Ty, String> {
+fn steps(mut ty: Ty, list: &[Step], key_type: &dyn Fn(&str) -> Option<PropertyType>, top: bool) -> Result<Ty, String> {
     let mut previous: Option<&Step> = None;
     // What a `fold()` folded, so `unfold()` gives it back.
     let mut folded = None;

@@ -47,8 +47,12 @@ pub struct Quirks {
 
 impl Quirks {
     /// TinkerPop's: everything allowed.
-    pub const NONE: Quirks =
-        Quirks { edge_ends_anywhere: true, keyed_maps: true, predicate_connectives: true, has_label_key_predicate: true };
+    pub const NONE: Quirks = Quirks {
+        edge_ends_anywhere: true,
+        keyed_maps: true,
+        predicate_connectives: true,
+        has_label_key_predicate: true,
+    };
 
     fn meet(self, o: Quirks) -> Quirks {
         Quirks {

@@ -25,6 +25,9 @@ pub enum ScriptDialect {
     /// `REL TABLE GROUP`, whose relationships are created through the table
     /// of their pair (`T1_L0_L1`; Kuzu 0.1 accepts nothing else).
     KuzuRelGroups,
+    /// TinkerPop Gremlin: one `addV` traversal per vertex (one label), one
+    /// `addE` per edge between vertices found by their `gid`.
+    Gremlin,
 }
 
 /// Renders the statements that create `graph` in an empty database, in order.
@@ -33,7 +36,54 @@ pub fn creation_script(graph: &Graph, dialect: ScriptDialect) -> Vec<String> {
         ScriptDialect::Cypher => cypher_create(graph),
         ScriptDialect::Kuzu => kuzu_create(graph, false),
         ScriptDialect::KuzuRelGroups => kuzu_create(graph, true),
+        ScriptDialect::Gremlin => gremlin_create(graph),
     }
+}
+
+/// A value as Groovy writes it in a Gremlin script.
+fn gremlin_literal(v: &Value) -> String {
+    match v {
+        Value::String(s) => {
+            let escaped = s.replace('\\', "\\\\").replace('\'', "\\'").replace('\n', "\\n");
+            format!("'{escaped}'")
+        }
+        Value::Float(f) if f.is_finite() => {
+            let s = format!("{f:?}");
+            if s.contains(['.', 'e', 'E']) { s } else { format!("{s}.0") }
+        }
+        Value::List(items) => format!("[{}]", items.iter().map(gremlin_literal).collect::<Vec<_>>().join(", ")),
+        other => render_literal(other),
+    }
+}
+
+fn gremlin_properties(out: &mut String, id: i64, props: &std::collections::BTreeMap<String, Value>) {
+    let _ = write!(out, ".property('{ID_PROPERTY}', {id})");
+    for (k, v) in props {
+        let _ = write!(out, ".property({}, {})", gremlin_literal(&Value::String(k.clone())), gremlin_literal(v));
+    }
+}
+
+fn gremlin_create(graph: &Graph) -> Vec<String> {
+    let mut out = Vec::new();
+    for n in &graph.nodes {
+        let label = n.labels.first().map_or("vertex", String::as_str);
+        let mut s = format!("g.addV({})", gremlin_literal(&Value::String(label.to_owned())));
+        gremlin_properties(&mut s, n.id, &n.properties);
+        s.push_str(".iterate()");
+        out.push(s);
+    }
+    for r in &graph.relationships {
+        let mut s = format!(
+            "g.V().has('{ID_PROPERTY}', {}).addE({}).to(__.V().has('{ID_PROPERTY}', {}))",
+            r.start,
+            gremlin_literal(&Value::String(r.rel_type.clone())),
+            r.end
+        );
+        gremlin_properties(&mut s, r.id, &r.properties);
+        s.push_str(".iterate()");
+        out.push(s);
+    }
+    out
 }
 
 /// The column type Kuzu gives a property type.

@@ -826,7 +826,11 @@ impl Campaign {
         Ok((outcomes, longest))
     }
 
-    fn execute_with(&mut self, q: &CaseQuery, exec: ExecOptions) -> Result<(Vec<Outcome>, Vec<Duration>), CampaignError> {
+    fn execute_with(
+        &mut self,
+        q: &CaseQuery,
+        exec: ExecOptions,
+    ) -> Result<(Vec<Outcome>, Vec<Duration>), CampaignError> {
         let mut outcomes = Vec::with_capacity(self.engines.len());
         let mut waited = Vec::with_capacity(self.engines.len());
         let exec = ExecOptions { language: q.language(), ..exec };

@@ -510,12 +510,16 @@ fn write_atomic(path: &Path, text: &str) -> Result<(), ReportError> {
 /// `repro.cypher` in the first engine's dialect, plus `repro-kuzu.cypher`
 /// when another engine compared needs Kuzu's tables (or the other way round).
 pub fn repro_files(case: &Case) -> Vec<(&'static str, String)> {
+    if case.traversal.is_some() {
+        return vec![("repro.groovy", repro(case, ScriptDialect::Gremlin))];
+    }
     let first = case.engines.first().map_or(ScriptDialect::Cypher, |e| e.script);
     let mut files = vec![("repro.cypher", repro(case, first))];
     if let Some(other) = case.engines.iter().map(|e| e.script).find(|d| *d != first) {
         let name = match other {
             ScriptDialect::Kuzu | ScriptDialect::KuzuRelGroups => "repro-kuzu.cypher",
             ScriptDialect::Cypher => "repro-neo4j.cypher",
+            ScriptDialect::Gremlin => "repro.groovy",
         };
         files.push((name, repro(case, other)));
     }
@@ -529,10 +533,11 @@ pub fn repro(case: &Case, dialect: ScriptDialect) -> String {
         let _ = writeln!(s, "// engine: {} {}", e.spec, e.version);
     }
     let _ = writeln!(s, "// seed {} graph {} case {}\n", case.seed, case.graph_index, case.case_index);
+    let end = if dialect == ScriptDialect::Gremlin { "" } else { ";" };
     for statement in creation_script(&case.graph, dialect) {
-        let _ = writeln!(s, "{statement};\n");
+        let _ = writeln!(s, "{statement}{end}\n");
     }
-    let _ = writeln!(s, "{};", case.query);
+    let _ = writeln!(s, "{}{end}", case.query);
     for q in &case.followups {
         let _ = writeln!(s, "\n// {} ({})\n{};", q.role, case.relation, q.text);
     }
@@ -560,13 +565,27 @@ fn readme(case: &Case, dir: &Path) -> String {
         };
         let _ = writeln!(s, "| {} | {} | {line} |", e.spec, e.version);
     }
+    let (file, fence) = if case.traversal.is_some() { ("repro.groovy", "groovy") } else { ("repro.cypher", "cypher") };
     let _ = writeln!(
         s,
-        "\nThe graph ({} nodes, {} relationships) is created by `repro.cypher`, which ends with the query:\n\n```cypher\n{}\n```\n",
+        "\nThe graph ({} nodes, {} relationships) is created by `{file}`, which ends with the query:\n\n```{fence}\n{}\n```\n",
         case.graph.nodes.len(),
         case.graph.relationships.len(),
         case.query
     );
+    if let Some(t) = &case.traversal {
+        for e in &case.engines {
+            let family = e.spec.split(['?', '@']).next().unwrap_or_default();
+            if let Some(d) = graphlancer_gremlin::GremlinDialect::builtin(family)
+                && d.name != "tinkerpop"
+            {
+                let text = graphlancer_gremlin::render(t, &d);
+                if text != case.query {
+                    let _ = writeln!(s, "{} reads it in its own dialect:\n\n```{fence}\n{text}\n```\n", e.spec);
+                }
+            }
+        }
+    }
     if let Some(g) = &case.original_graph {
         let _ = writeln!(
             s,
@@ -576,15 +595,19 @@ fn readme(case: &Case, dir: &Path) -> String {
         );
     }
     // A small graph is shown whole: the report is then readable alone.
-    if case.graph.nodes.len() + case.graph.relationships.len() <= 12 {
-        let dialect = case.engines.first().map_or(ScriptDialect::Cypher, |e| e.script);
-        let script: Vec<String> = creation_script(&case.graph, dialect).into_iter().map(|l| l + ";").collect();
-        let _ = writeln!(s, "\n```cypher\n{}\n```\n", script.join("\n"));
+    if !case.graph.nodes.is_empty() && case.graph.nodes.len() + case.graph.relationships.len() <= 12 {
+        let (dialect, end) = if case.traversal.is_some() {
+            (ScriptDialect::Gremlin, "")
+        } else {
+            (case.engines.first().map_or(ScriptDialect::Cypher, |e| e.script), ";")
+        };
+        let script: Vec<String> = creation_script(&case.graph, dialect).into_iter().map(|l| l + end).collect();
+        let _ = writeln!(s, "\n```{fence}\n{}\n```\n", script.join("\n"));
     }
     if let Some(original) = &case.original_query {
         let _ = writeln!(
             s,
-            "That is the smallest query graphlancer found that still shows the difference; the campaign generated:\n\n```cypher\n{original}\n```\n"
+            "That is the smallest query graphlancer found that still shows the difference; the campaign generated:\n\n```{fence}\n{original}\n```\n"
         );
     }
     match case.reduction {

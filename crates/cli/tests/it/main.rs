@@ -9,6 +9,7 @@ mod falkordb;
 mod faults;
 mod generator;
 mod grafeo;
+mod gremlin;
 mod harness;
 mod known_bugs;
 mod kuzu;
