@@ -131,8 +131,8 @@ impl HostBackend for GraphersalBackend {
             tg.add_edge(
                 Some(r.id.to_string().into()),
                 Some(r.rel_type.as_str().into()),
-                s.clone(),
-                e.clone(),
+                *s,
+                *e,
                 properties(r.id, &r.properties)?,
             )
             .map_err(|e| format!("adding edge {}: {e}", r.id))?;

@@ -1171,7 +1171,11 @@ mod tests {
             Clause::Match { optional: false, patterns, guard, predicate: None },
             Clause::Return(Projection::of(vec![(Expr::var("a"), "a".into())])),
         ];
-        Candidate { query: Query { parts: vec![SingleQuery { clauses }], union_all: false }, order_columns: None }
+        Candidate {
+            query: Query { parts: vec![SingleQuery { clauses }], union_all: false },
+            order_columns: None,
+            traversal: None,
+        }
     }
 
     fn guard_text(c: &Candidate) -> String {
@@ -1212,8 +1216,11 @@ mod tests {
             Clause::Merge { pattern, on_create: vec![set("k0")], on_match: vec![set("k1")] },
             Clause::Return(Projection::of(vec![(Expr::var("a"), "a".into())])),
         ];
-        let c =
-            Candidate { query: Query { parts: vec![SingleQuery { clauses }], union_all: false }, order_columns: None };
+        let c = Candidate {
+            query: Query { parts: vec![SingleQuery { clauses }], union_all: false },
+            order_columns: None,
+            traversal: None,
+        };
         let all = edits(&c, false);
         assert!(all.contains(&Edit::Prefix(2)));
         let text = |e: &Edit| guard_text(&apply(&c, &c, e).expect("applies"));
