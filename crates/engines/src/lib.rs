@@ -156,10 +156,10 @@ pub fn may_write(query: &str) -> bool {
 pub fn may_write_in(query: &str, language: Language) -> bool {
     match language {
         Language::Cypher => may_write(query),
-        Language::Gremlin => {
-            const WRITES: [&str; 6] = ["addV", "addE", "mergeV", "mergeE", "property", "drop"];
-            query.split(|c: char| !c.is_ascii_alphanumeric() && c != '_').any(|word| WRITES.contains(&word))
-        }
+        // As steps: `.drop(`, `addV(`; a string 'drop' is no write.
+        Language::Gremlin => ["addV(", "addE(", "mergeV(", "mergeE(", "property(", "drop("]
+            .iter()
+            .any(|step| query.contains(&format!(".{step}")) || query.contains(&format!("g.{step}"))),
     }
 }
 
