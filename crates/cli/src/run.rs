@@ -113,8 +113,14 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
         named
     };
     let settings = oracles.contains(&OracleKind::Settings);
+    let mut oracles = oracles;
     if settings {
         specs = with_configurations(&specs)?;
+        // A configuration that crashes the engine is an optimization bug too;
+        // without the crash oracle those crashes went uncounted.
+        if !oracles.contains(&OracleKind::Crash) {
+            oracles.push(OracleKind::Crash);
+        }
     }
     let plans = match args.plans.as_deref() {
         Some("off") => PlanUse::Off,

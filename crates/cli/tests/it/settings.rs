@@ -99,6 +99,7 @@ fn the_settings_oracle_runs_every_configuration_on_grafeo() {
             "grafeo?factorized_execution=false&index=all&shuffle_unordered=true"
         ]
     );
+    assert_eq!(summary["oracles"], serde_json::json!(["crash", "settings"]), "settings brings the crash oracle");
     assert_eq!(summary["plans_missing"], 0, "{summary}");
     let combinations = summary["plan_combinations"].as_u64().unwrap_or(0);
     assert!(combinations >= 10, "{summary}");
