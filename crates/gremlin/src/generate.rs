@@ -314,16 +314,8 @@ impl<'a> TraversalGenerator<'a> {
                 };
                 if rng.random_bool(0.5) { Step::ElementMap(pick) } else { Step::ValueMap(pick) }
             }
-            74..=75 => {
-                at.ty = Ty::Label;
-                at.ordered = false;
-                Step::Label
-            }
-            76..=79 => {
-                at.ty = Ty::Number;
-                at.ordered = false;
-                Step::Count
-            }
+            74..=75 => becomes(at, Ty::Label, Step::Label),
+            76..=79 => becomes(at, Ty::Number, Step::Count),
             80..=84 if depth < 2 => self.branching(at, rng, depth)?,
             85..=87 if depth < 2 => {
                 let dir = *[Direction::Out, Direction::In, Direction::Both].choose(rng)?;
@@ -466,16 +458,8 @@ impl<'a> TraversalGenerator<'a> {
                 at.ordered = false;
                 Step::Label
             }
-            72..=75 if ends => {
-                at.ty = Ty::Label;
-                at.ordered = false;
-                Step::Label
-            }
-            76..=81 => {
-                at.ty = Ty::Number;
-                at.ordered = false;
-                Step::Count
-            }
+            72..=75 if ends => becomes(at, Ty::Label, Step::Label),
+            76..=81 => becomes(at, Ty::Number, Step::Count),
             82..=85 => {
                 at.edge_fresh = false;
                 Step::Dedup
@@ -696,6 +680,13 @@ impl<'a> TraversalGenerator<'a> {
             _ => near.choose(rng).cloned().into_iter().collect(),
         }
     }
+}
+
+/// `step`, which turns the traversers into `ty` in no particular order.
+fn becomes(at: &mut At, ty: Ty, step: Step) -> Step {
+    at.ty = ty;
+    at.ordered = false;
+    step
 }
 
 /// Orders values of one type.

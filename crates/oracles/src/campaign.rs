@@ -395,12 +395,7 @@ impl Campaign {
                     }
                     let at = Position { graph: &graph, graph_index, case_index };
                     self.traversal(&mut s, &mut engine_time, &oracles, &names, at, &traversals, &mut used_steps)?;
-                    s.seconds = started.elapsed().as_secs_f64();
-                    progress(&s);
-                    if last_written.elapsed() >= SUMMARY_EVERY {
-                        self.write_summary(&s)?;
-                        last_written = Instant::now();
-                    }
+                    self.tick(&mut s, started, &mut last_written, progress)?;
                 }
                 graph_index += 1;
                 continue;
@@ -539,12 +534,7 @@ impl Campaign {
                     let at = Position { graph: &graph, graph_index, case_index };
                     self.handle(&mut s, &mut engine_time, oracles[i].as_ref(), &names, at, ran, finding)?;
                 }
-                s.seconds = started.elapsed().as_secs_f64();
-                progress(&s);
-                if last_written.elapsed() >= SUMMARY_EVERY {
-                    self.write_summary(&s)?;
-                    last_written = Instant::now();
-                }
+                self.tick(&mut s, started, &mut last_written, progress)?;
             }
             graph_index += 1;
         }
@@ -567,6 +557,23 @@ impl Campaign {
         }
         self.write_summary(&s)?;
         Ok(s)
+    }
+
+    /// After each case: the clock, progress, and the summary now and then.
+    fn tick(
+        &self,
+        s: &mut Summary,
+        started: Instant,
+        last_written: &mut Instant,
+        progress: &mut dyn FnMut(&Summary),
+    ) -> Result<(), CampaignError> {
+        s.seconds = started.elapsed().as_secs_f64();
+        progress(s);
+        if last_written.elapsed() >= SUMMARY_EVERY {
+            self.write_summary(s)?;
+            *last_written = Instant::now();
+        }
+        Ok(())
     }
 
     /// `OUT/summary.json`, replaced whole (written aside, then renamed), so

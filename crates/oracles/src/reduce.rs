@@ -230,19 +230,25 @@ impl Reducer<'_> {
                 if group.iter().any(|c| result_types(&c.query, self.judge.schema).is_err()) {
                     continue;
                 }
-                let queries = queries_of(run.case, &group);
-                if !run.tried.insert(queries.iter().map(|q| q.text.clone()).collect::<Vec<_>>().join("\n")) {
-                    continue;
-                }
-                run.attempts += 1;
-                if let Some(found) = self.trial(run, queries)? {
-                    state.group = group;
-                    state.best = Some(found);
+                if self.attempt(state, run, group)? {
                     continue 'improve;
                 }
             }
             return Ok(());
         }
+    }
+
+    /// Runs `group` unless it ran before; keeps it when the finding holds.
+    fn attempt(&mut self, state: &mut State, run: &mut Run<'_>, group: Vec<Candidate>) -> Result<bool, EngineError> {
+        let queries = queries_of(run.case, &group);
+        if !run.tried.insert(queries.iter().map(|q| q.text.clone()).collect::<Vec<_>>().join("\n")) {
+            return Ok(false);
+        }
+        run.attempts += 1;
+        let Some(found) = self.trial(run, queries)? else { return Ok(false) };
+        state.group = group;
+        state.best = Some(found);
+        Ok(true)
     }
 
     /// A Gremlin case (one traversal): smaller traversals until none keeps
@@ -266,15 +272,7 @@ impl Reducer<'_> {
                     order_columns: ordered.then(|| vec![0]),
                     traversal: Some(t),
                 };
-                let group = vec![candidate];
-                let queries = queries_of(run.case, &group);
-                if !run.tried.insert(queries[0].text.clone()) {
-                    continue;
-                }
-                run.attempts += 1;
-                if let Some(found) = self.trial(run, queries)? {
-                    state.group = group;
-                    state.best = Some(found);
+                if self.attempt(state, run, vec![candidate])? {
                     continue 'improve;
                 }
             }
