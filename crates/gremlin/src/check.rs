@@ -31,7 +31,16 @@ fn steps(mut ty: Ty, list: &[Step], key_type: &dyn Fn(&str) -> Option<PropertyTy
     let mut folded = None;
     // Whether a total order() holds: filters and paging keep it.
     let mut ordered = false;
+    // Names bound by as(): select() of another is not a traversal we generate.
+    let mut bound: Vec<&str> = Vec::new();
     for s in list {
+        match s {
+            Step::As(name) => bound.push(name),
+            Step::Select(names) if names.iter().any(|n| !bound.contains(&n.as_str())) => {
+                return Err(format!("select() of a name no as() binds: {names:?}"));
+            }
+            _ => {}
+        }
         let before = ty;
         ty = step(ty, s, previous, ordered, key_type, top)?;
         ordered = match s {
@@ -233,6 +242,16 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn select_of_an_unbound_name_is_refused() {
+        use crate::ast::{Source, Step, Traversal};
+        let key_type = |_: &str| None;
+        let t = Traversal { source: Source::V, steps: vec![Step::Select(vec!["a0".into()])] };
+        assert!(super::check(&t, &key_type).is_err());
+        let t = Traversal { source: Source::V, steps: vec![Step::As("a0".into()), Step::Select(vec!["a0".into()])] };
+        assert!(super::check(&t, &key_type).is_ok());
     }
 
     #[test]
