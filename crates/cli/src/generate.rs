@@ -84,11 +84,20 @@ impl GenerateArgs {
                 anyhow::anyhow!("unknown Gremlin dialect '{}' (known: tinkerpop, grafeo, graphersal)", name.trim())
             })?;
             out = Some(match out {
-                None => d,
-                Some(o) => o.intersect(&d),
+                None => d.clone(),
+                Some(o) => o.intersect(d),
             });
         }
         out.ok_or_else(|| anyhow::anyhow!("no Gremlin dialect named"))
+    }
+
+    /// The graphs generated for these queries: the profile's limits for
+    /// Cypher (`fallback`'s without `--dialect`), one label a vertex for Gremlin.
+    pub(crate) fn graph_limits(&self, fallback: &str) -> Result<graphlancer_cypher::GraphLimits> {
+        match self.language {
+            Language::Cypher => Ok(self.profile(fallback)?.graph),
+            Language::Gremlin => crate::graph_limits(fallback, Language::Gremlin),
+        }
     }
 
     /// The Gremlin generator's configuration for the preset: only the
@@ -98,7 +107,7 @@ impl GenerateArgs {
     }
 }
 
-/// Generates traversal `index` of a run, rendered in `dialect`.
+/// Generates traversal `index` of a run: each has its own stream, as queries do.
 pub(crate) fn nth_traversal(
     generator: &TraversalGenerator<'_>,
     seed: u64,
@@ -244,13 +253,8 @@ pub(crate) fn validity(
         let opts = ExecOptions { language: Language::Gremlin, ..timeout };
         let preset = if config.deterministic { "differential" } else { "crash" };
         let mut v = tally(engine, &dialect.name, preset, probes, opts, args.count, json)?;
-        let used: BTreeSet<&str> = v.used.iter().copied().collect();
         v.steered_off = dialect.differs.iter().filter(|(s, _)| dialect.steps.contains(s)).copied().collect();
-        v.never_used = graphlancer_gremlin::dialect::ALL_STEPS
-            .iter()
-            .copied()
-            .filter(|s| dialect.allows(s) && !used.contains(s) && !(config.deterministic && *s == "id"))
-            .collect();
+        v.never_used = config.enabled(&dialect).into_iter().filter(|s| !v.used.contains(s)).collect();
         return Ok(v);
     }
     let profile = args.profile(engine.dialect())?;

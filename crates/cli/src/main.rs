@@ -318,11 +318,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Generate { generate: args, graph_seed, format } => {
-            let limits = match args.language {
-                Language::Cypher => args.profile("grafeo")?.graph,
-                Language::Gremlin => graph_limits("", Language::Gremlin)?,
-            };
-            let g = generate(graph_seed, &limited(limits))?;
+            let g = generate(graph_seed, &limited(args.graph_limits("grafeo")?))?;
             generate::print(&args, &g, matches!(format, QueryFormat::Jsonl))?;
             Ok(ExitCode::SUCCESS)
         }
@@ -330,11 +326,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let spec: EngineSpec = engine.parse()?;
             let mut db = graphlancer_engines::open(&spec, &open_options()?)?;
             speaks(db.as_ref(), args.language)?;
-            let limits = match args.language {
-                Language::Cypher => args.profile(db.dialect())?.graph,
-                Language::Gremlin => graph_limits(db.dialect(), Language::Gremlin)?,
-            };
-            let g = generate(graph_seed, &limited(limits))?;
+            let g = generate(graph_seed, &limited(args.graph_limits(db.dialect())?))?;
             let v =
                 generate::validity(&args, &g, db.as_mut(), ExecOptions { timeout, ..ExecOptions::default() }, json)?;
             if json {

@@ -204,9 +204,10 @@ fn fresh(settings: &Settings) -> grafeo::GrafeoDB {
 /// Folds Grafeo's error codes into graphlancer's classes.
 fn classify(e: &grafeo::Error, timeout_ms: u64) -> Outcome {
     use grafeo_common::utils::error::ErrorCode as E;
+    let message = e.to_string();
     let class = match e.error_code() {
         // Its Gremlin parser reports a step or predicate it lacks as syntax.
-        E::QuerySyntax if e.to_string().contains("Unknown step") || e.to_string().contains("Unknown predicate") => {
+        E::QuerySyntax if ["Unknown step", "Unknown predicate"].iter().any(|m| message.contains(m)) => {
             ErrorClass::Unsupported
         }
         E::QuerySyntax => ErrorClass::Syntax,
@@ -218,7 +219,7 @@ fn classify(e: &grafeo::Error, timeout_ms: u64) -> Outcome {
         }
         _ => ErrorClass::Internal,
     };
-    Outcome::Error { class, message: e.to_string() }
+    Outcome::Error { class, message }
 }
 
 impl HostBackend for GrafeoBackend {

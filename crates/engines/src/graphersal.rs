@@ -102,7 +102,6 @@ fn classify(e: &graphersal::script::rhai::EvalAltResult) -> Outcome {
         E::ErrorParsing(..) => ErrorClass::Syntax,
         E::ErrorFunctionNotFound(..) => ErrorClass::Unsupported,
         E::ErrorVariableNotFound(..) | E::ErrorPropertyNotFound(..) => ErrorClass::Semantic,
-        E::ErrorTooManyOperations(..) | E::ErrorDataTooLarge(..) => ErrorClass::Runtime,
         _ => ErrorClass::Runtime,
     };
     Outcome::Error { class, message: e.to_string() }

@@ -307,6 +307,11 @@ impl Traversal {
         out
     }
 
+    /// The step names, comma-joined: what signatures and reports key on.
+    pub fn constructs(&self) -> String {
+        self.step_names().into_iter().collect::<Vec<_>>().join(",")
+    }
+
     /// Steps counted with the nested ones, a measure of size.
     pub fn size(&self) -> usize {
         fn walk(steps: &[Step]) -> usize {

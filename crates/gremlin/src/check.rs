@@ -25,6 +25,34 @@ pub fn check(t: &Traversal, key_type: &dyn Fn(&str) -> Option<PropertyType>) -> 
     steps(start, &t.steps, key_type, true)
 }
 
+/// Whether `s` keeps the order of the traversers it passes: filters,
+/// paging and labels do (as the generator assumes); everything else makes a
+/// new stream.
+pub fn keeps_order(s: &Step) -> bool {
+    matches!(
+        s,
+        Step::Where(_)
+            | Step::Not(_)
+            | Step::And(_)
+            | Step::Or(_)
+            | Step::Filter(_)
+            | Step::SimplePath
+            | Step::CyclicPath
+            | Step::Is(_)
+            | Step::HasKey(_)
+            | Step::Has(..)
+            | Step::HasLabel(_)
+            | Step::HasNot(_)
+            | Step::HasLabelKey(..)
+            | Step::Dedup
+            | Step::Range(..)
+            | Step::Limit(_)
+            | Step::Skip(_)
+            | Step::Tail(_)
+            | Step::As(_)
+    )
+}
+
 fn steps(mut ty: Ty, list: &[Step], key_type: &dyn Fn(&str) -> Option<PropertyType>, top: bool) -> Result<Ty, String> {
     let mut previous: Option<&Step> = None;
     // What a `fold()` folded, so `unfold()` gives it back.
@@ -43,22 +71,7 @@ fn steps(mut ty: Ty, list: &[Step], key_type: &dyn Fn(&str) -> Option<PropertyTy
         }
         let before = ty;
         ty = step(ty, s, previous, ordered, key_type, top)?;
-        ordered = match s {
-            Step::Order(_) => true,
-            Step::Is(_)
-            | Step::HasKey(_)
-            | Step::Has(..)
-            | Step::HasLabel(_)
-            | Step::HasNot(_)
-            | Step::HasLabelKey(..)
-            | Step::Dedup
-            | Step::Range(..)
-            | Step::Limit(_)
-            | Step::Skip(_)
-            | Step::Tail(_)
-            | Step::As(_) => ordered,
-            _ => false,
-        };
+        ordered = matches!(s, Step::Order(_)) || (ordered && keeps_order(s));
         match s {
             Step::Fold => folded = Some(before),
             Step::Unfold => ty = folded.take().ok_or("unfold() of a list whose contents are unknown")?,
@@ -229,12 +242,12 @@ mod tests {
             let key_type = |k: &str| graph.schema.key_type(k);
             for dialect in [GremlinDialect::tinkerpop(), GremlinDialect::builtin("grafeo").expect("built in")] {
                 let config = GremlinConfig::default();
-                let generator = TraversalGenerator::new(&graph, &dialect, &config);
+                let generator = TraversalGenerator::new(&graph, dialect, &config);
                 for i in 0..700 {
                     let g = generator.generate(&mut derive_rng(7, &[i]));
                     let again = generator.generate(&mut derive_rng(7, &[i]));
                     assert_eq!(g, again, "same seed, same traversal");
-                    let text = render(&g.traversal, &dialect);
+                    let text = render(&g.traversal, dialect);
                     assert_eq!(super::check(&g.traversal, &key_type), Ok(g.ty), "{text}");
                     for name in g.traversal.step_names() {
                         assert!(dialect.allows(name), "{name} is not in {}: {text}", dialect.name);

@@ -124,27 +124,17 @@ pub const ALL_STEPS: &[&str] = &[
 
 impl GremlinDialect {
     /// Apache TinkerPop's Groovy text, as a Gremlin Server reads it.
-    pub fn tinkerpop() -> Self {
-        Self {
-            name: "tinkerpop".into(),
-            quote: '\'',
-            anonymous: "__.",
-            predicates: "P.",
-            order: ("Order.asc", "Order.desc"),
-            label_token: "T.label",
-            terminal: "",
-            steps: ALL_STEPS.iter().copied().collect(),
-            differs: Vec::new(),
-            quirks: Quirks::NONE,
-        }
+    pub fn tinkerpop() -> &'static Self {
+        &crate::dialects::TINKERPOP
     }
 
-    /// The built-in dialect of an engine family.
-    pub fn builtin(name: &str) -> Option<Self> {
+    /// The built-in dialect of an engine family, made once: rendering asks
+    /// for it for every query and engine.
+    pub fn builtin(name: &str) -> Option<&'static Self> {
         match name {
-            "tinkerpop" | "gremlin-server" => Some(Self::tinkerpop()),
-            "grafeo" => Some(crate::dialects::grafeo()),
-            "graphersal" => Some(crate::dialects::graphersal()),
+            "tinkerpop" | "gremlin-server" => Some(&crate::dialects::TINKERPOP),
+            "grafeo" => Some(&crate::dialects::GRAFEO),
+            "graphersal" => Some(&crate::dialects::GRAPHERSAL),
             _ => None,
         }
     }

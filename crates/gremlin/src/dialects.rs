@@ -1,15 +1,37 @@
 //! The built-in Gremlin dialects, measured on each engine (the evidence
 //! strings say how).
 
+use std::sync::LazyLock;
+
 use crate::dialect::{ALL_STEPS, GremlinDialect, Quirks};
+
+pub(crate) static TINKERPOP: LazyLock<GremlinDialect> = LazyLock::new(tinkerpop);
+pub(crate) static GRAFEO: LazyLock<GremlinDialect> = LazyLock::new(grafeo);
+pub(crate) static GRAPHERSAL: LazyLock<GremlinDialect> = LazyLock::new(graphersal);
 
 fn all_but(missing: &[&str]) -> std::collections::BTreeSet<&'static str> {
     ALL_STEPS.iter().copied().filter(|s| !missing.contains(s)).collect()
 }
 
+/// Apache TinkerPop's Groovy text: every step, spelled in full.
+fn tinkerpop() -> GremlinDialect {
+    GremlinDialect {
+        name: "tinkerpop".into(),
+        quote: '\'',
+        anonymous: "__.",
+        predicates: "P.",
+        order: ("Order.asc", "Order.desc"),
+        label_token: "T.label",
+        terminal: "",
+        steps: ALL_STEPS.iter().copied().collect(),
+        differs: Vec::new(),
+        quirks: Quirks::NONE,
+    }
+}
+
 /// Grafeo 0.5.44: anonymous traversals written bare (`__` does not lex),
 /// bare predicates and sort orders, no terminal step.
-pub fn grafeo() -> GremlinDialect {
+fn grafeo() -> GremlinDialect {
     GremlinDialect {
         name: "grafeo".into(),
         quote: '\'',
@@ -44,7 +66,7 @@ pub fn grafeo() -> GremlinDialect {
 }
 
 /// graphersal 0.5.1: Rhai-based text, double-quoted strings, `.toList()` at the end.
-pub fn graphersal() -> GremlinDialect {
+fn graphersal() -> GremlinDialect {
     GremlinDialect {
         name: "graphersal".into(),
         quote: '"',

@@ -53,6 +53,18 @@ impl Default for GremlinConfig {
     }
 }
 
+impl GremlinConfig {
+    /// Whether step `name` may be generated for `dialect`.
+    pub fn allows(&self, dialect: &GremlinDialect, name: &str) -> bool {
+        dialect.allows(name) && !(self.deterministic && name == "id")
+    }
+
+    /// The steps (and sources) that may be generated for `dialect`, for coverage.
+    pub fn enabled(&self, dialect: &GremlinDialect) -> Vec<&'static str> {
+        crate::dialect::ALL_STEPS.iter().copied().filter(|s| self.allows(dialect, s)).collect()
+    }
+}
+
 /// A generated traversal with what the oracles need to know of it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GeneratedTraversal {
@@ -166,7 +178,7 @@ impl<'a> TraversalGenerator<'a> {
     }
 
     fn allows(&self, step: &str) -> bool {
-        self.dialect.allows(step) && !(self.config.deterministic && step == "id")
+        self.config.allows(self.dialect, step)
     }
 
     /// One traversal.

@@ -19,13 +19,10 @@ pub fn smaller(t: &Traversal) -> Vec<Traversal> {
     out
 }
 
-/// Whether `t` ends in a total `order()` (paging after it allowed).
+/// Whether `t` ends in a total `order()`, followed only by steps that keep
+/// the order ([`crate::check::keeps_order`]).
 pub fn ends_ordered(t: &Traversal) -> bool {
-    t.steps
-        .iter()
-        .rev()
-        .find(|s| !matches!(s, Step::Range(..) | Step::Limit(_) | Step::Skip(_) | Step::Tail(_)))
-        .is_some_and(|s| matches!(s, Step::Order(_)))
+    t.steps.iter().rev().find(|s| !crate::check::keeps_order(s)).is_some_and(|s| matches!(s, Step::Order(_)))
 }
 
 fn smaller_steps(steps: &[Step]) -> Vec<Vec<Step>> {

@@ -46,42 +46,21 @@ fn anonymous_list(ts: &[Vec<Step>], d: &GremlinDialect) -> String {
 }
 
 fn string(s: &str, d: &GremlinDialect) -> String {
-    let q = d.quote;
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push(q);
-    for c in s.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            c if c == q => {
-                out.push('\\');
-                out.push(c);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push(q);
-    out
+    graphlancer_model::script::quote_string_with(s, d.quote)
 }
 
 fn strings(items: &[String], d: &GremlinDialect) -> String {
     items.iter().map(|s| string(s, d)).collect::<Vec<_>>().join(", ")
 }
 
-/// A literal as Groovy writes it: integers as longs (`3L`) where the
-/// dialect wants them marked, floats with a decimal point.
+/// A literal in dialect `d`: strings in its quotes, floats in Rust's
+/// shortest round-trip form (always with a `.` or an exponent).
 pub fn literal(v: &Value, d: &GremlinDialect) -> String {
     match v {
         Value::Null => "null".into(),
         Value::Bool(b) => b.to_string(),
         Value::Int(i) => i.to_string(),
-        Value::Float(f) if f.is_finite() => {
-            let s = format!("{f:?}");
-            if s.contains(['.', 'e', 'E']) { s } else { format!("{s}.0") }
-        }
-        Value::Float(f) => format!("{f}"),
+        Value::Float(f) => graphlancer_model::script::format_float(*f),
         Value::String(s) => string(s, d),
         Value::List(items) => format!("[{}]", list(items, d)),
         other => format!("{other:?}"),

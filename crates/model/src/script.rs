@@ -40,18 +40,12 @@ pub fn creation_script(graph: &Graph, dialect: ScriptDialect) -> Vec<String> {
     }
 }
 
-/// A value as Groovy writes it in a Gremlin script.
-fn gremlin_literal(v: &Value) -> String {
+/// A value in a Groovy script: Cypher's literal, but control characters in
+/// strings escaped (a Groovy string cannot hold a raw newline).
+fn groovy_literal(v: &Value) -> String {
     match v {
-        Value::String(s) => {
-            let escaped = s.replace('\\', "\\\\").replace('\'', "\\'").replace('\n', "\\n");
-            format!("'{escaped}'")
-        }
-        Value::Float(f) if f.is_finite() => {
-            let s = format!("{f:?}");
-            if s.contains(['.', 'e', 'E']) { s } else { format!("{s}.0") }
-        }
-        Value::List(items) => format!("[{}]", items.iter().map(gremlin_literal).collect::<Vec<_>>().join(", ")),
+        Value::String(s) => quote_string(s),
+        Value::List(items) => format!("[{}]", items.iter().map(groovy_literal).collect::<Vec<_>>().join(", ")),
         other => render_literal(other),
     }
 }
@@ -59,7 +53,7 @@ fn gremlin_literal(v: &Value) -> String {
 fn gremlin_properties(out: &mut String, id: i64, props: &std::collections::BTreeMap<String, Value>) {
     let _ = write!(out, ".property('{ID_PROPERTY}', {id})");
     for (k, v) in props {
-        let _ = write!(out, ".property({}, {})", gremlin_literal(&Value::String(k.clone())), gremlin_literal(v));
+        let _ = write!(out, ".property({}, {})", quote_string(k), groovy_literal(v));
     }
 }
 
@@ -67,7 +61,7 @@ fn gremlin_create(graph: &Graph) -> Vec<String> {
     let mut out = Vec::new();
     for n in &graph.nodes {
         let label = n.labels.first().map_or("vertex", String::as_str);
-        let mut s = format!("g.addV({})", gremlin_literal(&Value::String(label.to_owned())));
+        let mut s = format!("g.addV({})", quote_string(label));
         gremlin_properties(&mut s, n.id, &n.properties);
         s.push_str(".iterate()");
         out.push(s);
@@ -76,7 +70,7 @@ fn gremlin_create(graph: &Graph) -> Vec<String> {
         let mut s = format!(
             "g.V().has('{ID_PROPERTY}', {}).addE({}).to(__.V().has('{ID_PROPERTY}', {}))",
             r.start,
-            gremlin_literal(&Value::String(r.rel_type.clone())),
+            quote_string(&r.rel_type),
             r.end
         );
         gremlin_properties(&mut s, r.id, &r.properties);
@@ -210,7 +204,7 @@ fn property_map_with(
 /// written as themselves, which every version reads alike.
 fn kuzu_literal(v: &Value) -> String {
     match v {
-        Value::String(s) => quote(s, false),
+        Value::String(s) => quote(s, '\'', false),
         other => render_literal(other),
     }
 }
@@ -273,17 +267,26 @@ pub fn format_float(x: f64) -> String {
 
 /// Quotes a string as a single-quoted Cypher literal with backslash escapes.
 pub fn quote_string(s: &str) -> String {
-    quote(s, true)
+    quote(s, '\'', true)
+}
+
+/// `s` between `q` quotes, escaped as Cypher, Groovy and Rhai read it (Gremlin
+/// dialects differ in the quote).
+pub fn quote_string_with(s: &str, q: char) -> String {
+    quote(s, q, true)
 }
 
 /// Quotes `s`, escaping control characters too when `controls`.
-fn quote(s: &str, controls: bool) -> String {
+fn quote(s: &str, q: char, controls: bool) -> String {
     let mut out = String::with_capacity(s.len() + 2);
-    out.push('\'');
+    out.push(q);
     for c in s.chars() {
         match c {
             '\\' => out.push_str("\\\\"),
-            '\'' => out.push_str("\\'"),
+            c if c == q => {
+                out.push('\\');
+                out.push(c);
+            }
             c if !controls => out.push(c),
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
@@ -294,7 +297,7 @@ fn quote(s: &str, controls: bool) -> String {
             c => out.push(c),
         }
     }
-    out.push('\'');
+    out.push(q);
     out
 }
 

@@ -366,9 +366,9 @@ impl Campaign {
         let gremlin = (self.config.exec.language == Language::Gremlin).then(|| {
             self.engines
                 .iter()
-                .map(|e| GremlinDialect::builtin(e.dialect()).unwrap_or_else(GremlinDialect::tinkerpop))
+                .map(|e| GremlinDialect::builtin(e.dialect()).unwrap_or_else(GremlinDialect::tinkerpop).clone())
                 .reduce(|a, b| a.intersect(&b))
-                .unwrap_or_else(GremlinDialect::tinkerpop)
+                .unwrap_or_else(|| GremlinDialect::tinkerpop().clone())
         });
         let gremlin_config = GremlinConfig {
             deterministic: self.config.oracles.iter().any(|o| o.reads_values()),
@@ -386,7 +386,6 @@ impl Campaign {
                 self.sent.push(Sent::Load(Box::new(graph.clone())));
             }
             s.graphs += 1;
-            let generator = Generator::new(&graph, &profile, &generator_config);
             if let Some(dialect) = &gremlin {
                 let traversals = TraversalGenerator::new(&graph, dialect, &gremlin_config);
                 for case_index in 0..self.config.queries_per_graph {
@@ -400,6 +399,7 @@ impl Campaign {
                 graph_index += 1;
                 continue;
             }
+            let generator = Generator::new(&graph, &profile, &generator_config);
             // GDsmith resets both kinds of feedback with each graph.
             let mut pool: Vec<Generated> = Vec::new();
             let mut frequencies = KeyFrequencies::new();
@@ -543,11 +543,7 @@ impl Campaign {
         s.harness_seconds = (started.elapsed().saturating_sub(engine_time)).as_secs_f64();
         if let Some(dialect) = &gremlin {
             s.dialect = dialect.name.clone();
-            let enabled: Vec<&str> = graphlancer_gremlin::dialect::ALL_STEPS
-                .iter()
-                .copied()
-                .filter(|st| dialect.allows(st) && !(gremlin_config.deterministic && *st == "id"))
-                .collect();
+            let enabled = gremlin_config.enabled(dialect);
             s.features_enabled = enabled.len();
             s.features_used = enabled.iter().filter(|st| used_steps.contains(*st)).count();
         } else {
@@ -755,19 +751,19 @@ impl Campaign {
         slot.0 += 1;
         slot.1 += u64::from(non_empty);
         let judge = JudgeCx { names, schema: &at.graph.schema };
+        // One case for every oracle: none of these reads its relation, which
+        // becomes the oracle's name once one of them finds something.
+        let mut ran = Ran { case: TestCase::single("source", source), outcomes: vec![outcomes] };
         for o in oracles {
-            let case = TestCase::single(if o.per_query() { "source" } else { o.kind().name() }, source.clone());
-            let ran = Ran { case, outcomes: vec![outcomes.clone()] };
             let verdict = o.judge(&judge, &ran.case, &ran.outcomes);
             if !o.per_query() {
-                let r = s.relations.entry(ran.case.relation.clone()).or_default();
+                let r = s.relations.entry(o.kind().name().to_owned()).or_default();
                 match &verdict {
                     Verdict::Skip(reason) => *r.skipped.entry((*reason).to_owned()).or_default() += 1,
                     _ => r.run += 1,
                 }
             }
             if let Verdict::Finding(f) = verdict {
-                let mut ran = ran;
                 ran.case.relation = o.kind().name().to_owned();
                 return self.handle(s, engine_time, o.as_ref(), names, at, ran, f);
             }

@@ -112,7 +112,7 @@ impl CaseQuery {
     pub fn gremlin(role: &str, traversal: Traversal, ordered: bool) -> Self {
         Self {
             role: role.to_owned(),
-            text: graphlancer_gremlin::render(&traversal, &GremlinDialect::tinkerpop()),
+            text: graphlancer_gremlin::render(&traversal, GremlinDialect::tinkerpop()),
             ast: Query { parts: Vec::new(), union_all: false },
             order_columns: ordered.then(|| vec![0]),
             traversal: Some(traversal),
@@ -129,7 +129,7 @@ impl CaseQuery {
         match &self.traversal {
             Some(t) => {
                 let dialect = GremlinDialect::builtin(engine.dialect()).unwrap_or_else(GremlinDialect::tinkerpop);
-                graphlancer_gremlin::render(t, &dialect)
+                graphlancer_gremlin::render(t, dialect)
             }
             None => self.text.clone(),
         }
@@ -139,7 +139,7 @@ impl CaseQuery {
     /// a traversal's step names.
     pub fn constructs(&self) -> String {
         match &self.traversal {
-            Some(t) => t.step_names().into_iter().collect::<Vec<_>>().join(","),
+            Some(t) => t.constructs(),
             None => crate::constructs::constructs(&self.ast),
         }
     }

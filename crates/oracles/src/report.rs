@@ -215,7 +215,7 @@ impl Case {
         self.relation = case.relation;
         self.delta = case.delta;
         self.shape = match &first.traversal {
-            Some(t) => t.step_names().into_iter().collect::<Vec<_>>().join(","),
+            Some(t) => t.constructs(),
             None => crate::reduce::shape(&first.ast),
         };
         self.column_kinds = crate::reduce::column_kinds(&first.ast, &types);
@@ -579,7 +579,7 @@ fn readme(case: &Case, dir: &Path) -> String {
             if let Some(d) = graphlancer_gremlin::GremlinDialect::builtin(family)
                 && d.name != "tinkerpop"
             {
-                let text = graphlancer_gremlin::render(t, &d);
+                let text = graphlancer_gremlin::render(t, d);
                 if text != case.query {
                     let _ = writeln!(s, "{} reads it in its own dialect:\n\n```{fence}\n{text}\n```\n", e.spec);
                 }
