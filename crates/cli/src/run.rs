@@ -23,7 +23,9 @@ pub(crate) struct RunArgs {
     engines: Vec<String>,
     /// Oracles (repeat for several): crash, error, differential, partition,
     /// rewrite, metamorphic, settings (each engine under the pairwise
-    /// configurations of its switches, against itself as given);
+    /// configurations of its switches, against itself as given),
+    /// cross-language (one question in Cypher and in Gremlin on each engine;
+    /// engines that answer both: grafeo);
     /// `rewrite:tautology,null-check` or
     /// `metamorphic:symmetry,k-hop` keeps an oracle to those relations. Default: with one engine every oracle that
     /// needs one (crash, error, partition, rewrite, metamorphic); with more,
@@ -106,7 +108,7 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
         } else {
             OracleKind::ALL
                 .into_iter()
-                .filter(|k| !matches!(k, OracleKind::Differential | OracleKind::Settings))
+                .filter(|k| !matches!(k, OracleKind::Differential | OracleKind::Settings | OracleKind::CrossLanguage))
                 .collect()
         }
     } else {
@@ -116,11 +118,12 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
     let mut oracles = oracles;
     if settings {
         specs = with_configurations(&specs)?;
-        // A configuration that crashes the engine is an optimization bug too;
-        // without the crash oracle those crashes went uncounted.
-        if !oracles.contains(&OracleKind::Crash) {
-            oracles.push(OracleKind::Crash);
-        }
+    }
+    // A configuration that crashes the engine is an optimization bug too, and
+    // the cross-language oracle runs each generated Cypher query as well:
+    // without the crash oracle those crashes went uncounted.
+    if (settings || oracles.contains(&OracleKind::CrossLanguage)) && !oracles.contains(&OracleKind::Crash) {
+        oracles.push(OracleKind::Crash);
     }
     let plans = match args.plans.as_deref() {
         Some("off") => PlanUse::Off,

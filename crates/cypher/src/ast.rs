@@ -93,6 +93,10 @@ pub enum Clause {
         imports: Vec<String>,
         /// The subquery, ending in RETURN.
         body: SingleQuery,
+        /// Further parts joined to `body` by UNION ALL, each importing the
+        /// same variables and returning the same columns.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        union_all: Vec<SingleQuery>,
     },
 }
 

@@ -115,13 +115,19 @@ fn check_single(q: &SingleQuery, schema: &Schema, mut env: Env) -> Result<(Vec<S
                 // Every updating clause of the body, not only SET.
                 check_single(&SingleQuery { clauses: body.clone() }, schema, inner)?;
             }
-            Clause::Call { imports, body } => {
+            Clause::Call { imports, body, union_all } => {
                 let mut inner = Env::new();
                 for v in imports {
                     let b = env.get(v).ok_or_else(|| format!("CALL imports unknown '{v}'"))?;
                     inner.insert(v.clone(), b.clone());
                 }
-                let inner_env = check_subquery(body, schema, inner)?;
+                let inner_env = check_subquery(body, schema, inner.clone())?;
+                for part in union_all {
+                    let other = check_subquery(part, schema, inner.clone())?;
+                    if other.keys().ne(inner_env.keys()) {
+                        return Err("CALL's UNION ALL parts return different columns".into());
+                    }
+                }
                 for (k, b) in inner_env {
                     if env.contains_key(&k) && !imports.contains(&k) {
                         return Err(format!("CALL returns '{k}', which is already bound"));

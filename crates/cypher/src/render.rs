@@ -112,12 +112,17 @@ fn clause(out: &mut String, c: &Clause) {
             }
             out.push(')');
         }
-        Clause::Call { imports, body } => {
+        Clause::Call { imports, body, union_all } => {
             out.push_str("CALL { ");
-            if !imports.is_empty() {
-                let _ = write!(out, "WITH {} ", imports.iter().map(|v| id(v)).collect::<Vec<_>>().join(", "));
+            for (i, part) in std::iter::once(body).chain(union_all).enumerate() {
+                if i > 0 {
+                    out.push_str(" UNION ALL ");
+                }
+                if !imports.is_empty() {
+                    let _ = write!(out, "WITH {} ", imports.iter().map(|v| id(v)).collect::<Vec<_>>().join(", "));
+                }
+                single(out, part);
             }
-            single(out, body);
             out.push_str(" }");
         }
     }

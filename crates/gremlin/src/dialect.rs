@@ -43,6 +43,26 @@ pub struct Quirks {
     pub predicate_connectives: bool,
     /// `has(label, key, P)` with a predicate, not only a value.
     pub has_label_key_predicate: bool,
+    // Wrong answers rather than refusals: generation for comparison steers
+    // around them, generation for crashes does not.
+    /// `inV()`/`outV()` after `bothE()` give the edge's own ends.
+    pub both_edge_ends: bool,
+    /// A move after `inV()`/`outV()` starts from that vertex.
+    pub move_after_edge_end: bool,
+    /// Edge steps inside `where`/`not`/`filter`/`and`/`or` are kept.
+    pub edge_steps_in_filters: bool,
+    /// `not(has(k, P))` keeps the elements that lack `k`.
+    pub not_of_missing_property: bool,
+    /// `hasLabel` on edges after `order()` or `dedup()` tests their type.
+    pub edge_label_after_barrier: bool,
+    /// `dedup()` takes `0.0` and `-0.0` as one value.
+    pub dedup_signed_zero: bool,
+    /// `groupCount()` without `by` counts into a map.
+    pub group_count_identity: bool,
+    /// `sum`, `min`, `max`, `mean` of nothing give no traverser; where they
+    /// give a null, steps after them would spread that one fault over many
+    /// shapes, so the aggregate ends the traversal.
+    pub aggregate_of_nothing: bool,
 }
 
 impl Quirks {
@@ -52,6 +72,14 @@ impl Quirks {
         keyed_maps: true,
         predicate_connectives: true,
         has_label_key_predicate: true,
+        both_edge_ends: true,
+        move_after_edge_end: true,
+        edge_steps_in_filters: true,
+        not_of_missing_property: true,
+        edge_label_after_barrier: true,
+        dedup_signed_zero: true,
+        group_count_identity: true,
+        aggregate_of_nothing: true,
     };
 
     fn meet(self, o: Quirks) -> Quirks {
@@ -60,6 +88,14 @@ impl Quirks {
             keyed_maps: self.keyed_maps && o.keyed_maps,
             predicate_connectives: self.predicate_connectives && o.predicate_connectives,
             has_label_key_predicate: self.has_label_key_predicate && o.has_label_key_predicate,
+            both_edge_ends: self.both_edge_ends && o.both_edge_ends,
+            move_after_edge_end: self.move_after_edge_end && o.move_after_edge_end,
+            edge_steps_in_filters: self.edge_steps_in_filters && o.edge_steps_in_filters,
+            not_of_missing_property: self.not_of_missing_property && o.not_of_missing_property,
+            edge_label_after_barrier: self.edge_label_after_barrier && o.edge_label_after_barrier,
+            dedup_signed_zero: self.dedup_signed_zero && o.dedup_signed_zero,
+            group_count_identity: self.group_count_identity && o.group_count_identity,
+            aggregate_of_nothing: self.aggregate_of_nothing && o.aggregate_of_nothing,
         }
     }
 }

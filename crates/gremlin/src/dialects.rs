@@ -61,6 +61,23 @@ fn grafeo() -> GremlinDialect {
             predicate_connectives: false,
             // has('L1', 'k6', lte('ca')): "Expected value".
             has_label_key_predicate: false,
+            // Triaged in docs/triage/gremlin-grafeo-vs-graphersal-10min.md, by cause.
+            // GE: g.V().bothE().inV() is otherV(), bothE().outV() the start vertex.
+            both_edge_ends: false,
+            // GF: g.E().outV().out() expands from the previous hop's far end.
+            move_after_edge_end: false,
+            // GD: where(outE()) keeps every vertex; outE().has(k) reads the vertex.
+            edge_steps_in_filters: false,
+            // GN: not(has('k', eq(1))) drops the vertices without k.
+            not_of_missing_property: false,
+            // GL: g.E().order().by('gid').hasLabel('T') keeps nothing.
+            edge_label_after_barrier: false,
+            // GZ: values('k').dedup() keeps 0.0 and -0.0 apart.
+            dedup_signed_zero: false,
+            // GB: values('k').groupCount() gives bare counts, and no row of nothing.
+            group_count_identity: false,
+            // GA: g.V().values('k').sum() on an empty graph is [null].
+            aggregate_of_nothing: false,
         },
     }
 }

@@ -108,6 +108,10 @@ struct At {
     from_vertex: bool,
     /// Whether only filters ran since the edges were reached.
     edge_fresh: bool,
+    /// Whether the edges were reached both ways (`bothE`).
+    both_edges: bool,
+    /// Whether an `inV()`/`outV()` ran in this walk.
+    after_edge_end: bool,
     /// Names bound with `as`, and whether a move followed the last one.
     names: Vec<String>,
     moved_since_as: bool,
@@ -181,6 +185,12 @@ impl<'a> TraversalGenerator<'a> {
         self.config.allows(self.dialect, step)
     }
 
+    /// Whether a form the dialect answers wrongly (`right` false) may be
+    /// generated: only where answers are not compared.
+    fn sound(&self, right: bool) -> bool {
+        right || !self.config.deterministic
+    }
+
     /// One traversal.
     pub fn generate(&self, rng: &mut CaseRng) -> GeneratedTraversal {
         let roll = rng.random_range(0..100);
@@ -200,6 +210,8 @@ impl<'a> TraversalGenerator<'a> {
             ordered: false,
             from_vertex: false,
             edge_fresh: true,
+            both_edges: false,
+            after_edge_end: false,
             names: Vec::new(),
             moved_since_as: false,
             folded: None,
@@ -216,6 +228,10 @@ impl<'a> TraversalGenerator<'a> {
             match self.step(&mut at, rng, 0) {
                 Some(s) => steps.push(s),
                 None => break,
+            }
+            let reduced = matches!(steps.last(), Some(Step::Sum | Step::Min | Step::Max | Step::Mean));
+            if reduced && !self.sound(self.dialect.quirks.aggregate_of_nothing) {
+                break;
             }
             if matches!(at.ty, Ty::Map | Ty::Path | Ty::List | Ty::Number) && rng.random_bool(0.7) {
                 break;
@@ -258,7 +274,9 @@ impl<'a> TraversalGenerator<'a> {
 
     fn vertex_step(&self, at: &mut At, rng: &mut CaseRng, depth: usize) -> Option<Step> {
         let nested = depth > 0;
+        let may_move = !at.after_edge_end || self.sound(self.dialect.quirks.move_after_edge_end);
         Some(match rng.random_range(0..100) {
+            0..=31 | 80..=87 if !may_move => return None,
             0..=24 => {
                 let dir = *[Direction::Out, Direction::In, Direction::Both].choose(rng)?;
                 let types = self.types_from(at.owner.as_ref(), dir, rng);
@@ -274,6 +292,7 @@ impl<'a> TraversalGenerator<'a> {
                 at.ty = Ty::Edge;
                 at.from_vertex = true;
                 at.edge_fresh = true;
+                at.both_edges = dir == Direction::Both;
                 at.ordered = false;
                 at.moved_since_as = true;
                 Step::MoveE(dir, types)
@@ -287,6 +306,16 @@ impl<'a> TraversalGenerator<'a> {
             47..=48 => Step::HasNot(self.owner_keys(at.owner.as_ref(), true).choose(rng)?.clone()),
             49..=55 if depth < 2 => {
                 let kind = rng.random_range(0..5);
+                if kind == 1 && !self.sound(self.dialect.quirks.not_of_missing_property) {
+                    // Negated: only the forms that cannot meet a missing property.
+                    let dir = *[Direction::Out, Direction::In, Direction::Both].choose(rng)?;
+                    let inner = if rng.random_bool(0.5) {
+                        Step::Move(dir, self.types_from(at.owner.as_ref(), dir, rng))
+                    } else {
+                        Step::HasKey(self.owner_keys(at.owner.as_ref(), true).choose(rng)?.clone())
+                    };
+                    return Some(Step::Not(vec![inner]));
+                }
                 let mut branch = || self.filter_traversal(at, rng, depth + 1);
                 match kind {
                     0 => Step::Where(branch()?),
@@ -417,7 +446,7 @@ impl<'a> TraversalGenerator<'a> {
                 let dir = *[Direction::Out, Direction::In, Direction::Both].choose(rng)?;
                 vec![Step::Move(dir, self.types_from(at.owner.as_ref(), dir, rng))]
             }
-            1 => {
+            1 if self.sound(self.dialect.quirks.edge_steps_in_filters) => {
                 let dir = *[Direction::Out, Direction::In, Direction::Both].choose(rng)?;
                 let types = self.types_from(at.owner.as_ref(), dir, rng);
                 inner.owner = types.first().filter(|_| types.len() == 1).cloned();
@@ -447,14 +476,20 @@ impl<'a> TraversalGenerator<'a> {
                 at.ty = Ty::Vertex;
                 at.owner = None;
                 at.ordered = false;
-                if at.from_vertex && rng.random_bool(0.4) {
+                let own_ends = !at.both_edges || self.sound(self.dialect.quirks.both_edge_ends);
+                if at.from_vertex && (rng.random_bool(0.4) || !own_ends) {
                     Step::OtherV
                 } else {
-                    Step::EdgeV(*[Direction::Out, Direction::In, Direction::Both].choose(rng)?)
+                    let dir = *[Direction::Out, Direction::In, Direction::Both].choose(rng)?;
+                    at.after_edge_end |= dir != Direction::Both;
+                    Step::EdgeV(dir)
                 }
             }
             35..=54 => self.has(at, false, rng)?,
-            55..=59 if !self.rel_types.is_empty() => {
+            55..=59
+                if !self.rel_types.is_empty()
+                    && (at.edge_fresh || self.sound(self.dialect.quirks.edge_label_after_barrier)) =>
+            {
                 let t = self.rel_types.choose(rng)?.clone();
                 at.owner.get_or_insert(t.clone());
                 Step::HasLabel(vec![t])
@@ -494,7 +529,7 @@ impl<'a> TraversalGenerator<'a> {
         let numeric = matches!(ty, PropertyType::Int | PropertyType::Float);
         Some(match rng.random_range(0..100) {
             0..=24 => Step::Is(self.value_predicate(ty, rng)),
-            25..=34 => Step::Dedup,
+            25..=34 if ty != PropertyType::Float || self.sound(self.dialect.quirks.dedup_signed_zero) => Step::Dedup,
             35..=49 => {
                 at.ordered = true;
                 if rng.random_bool(0.5) {
@@ -535,7 +570,7 @@ impl<'a> TraversalGenerator<'a> {
                 at.ty = Ty::List;
                 Step::Fold
             }
-            93..=99 if ty != PropertyType::Float => {
+            93..=99 if ty != PropertyType::Float && self.sound(self.dialect.quirks.group_count_identity) => {
                 at.ty = Ty::Map;
                 at.ordered = false;
                 Step::GroupCount(By::Identity)

@@ -304,6 +304,20 @@ impl Campaign {
             // Gremlin's vertices carry one label.
             config.graph.second_label_probability = 0.0;
         }
+        if config.oracles.contains(&OracleKind::CrossLanguage) {
+            if config.exec.language == Language::Gremlin {
+                return Err(CampaignError::Config(
+                    "the cross-language oracle asks in both languages itself: leave out --language gremlin".into(),
+                ));
+            }
+            if let Some(e) = engines.iter().find(|e| !e.languages().contains(&Language::Gremlin)) {
+                return Err(CampaignError::Config(format!(
+                    "the cross-language oracle needs engines that answer Cypher and Gremlin; {} answers Cypher only",
+                    e.name()
+                )));
+            }
+            config.graph.second_label_probability = 0.0;
+        }
         if config.queries_per_graph == 0 {
             return Err(CampaignError::Config("queries per graph must be at least 1".into()));
         }
@@ -363,18 +377,19 @@ impl Campaign {
         // Owned copies: the generator borrows them while the engines are borrowed mutably.
         let (profile, generator_config) = (self.profile.clone(), self.config.generator.clone());
         // A Gremlin campaign generates from the steps every engine's dialect shares.
-        let gremlin = (self.config.exec.language == Language::Gremlin).then(|| {
-            self.engines
-                .iter()
-                .map(|e| GremlinDialect::builtin(e.dialect()).unwrap_or_else(GremlinDialect::tinkerpop).clone())
-                .reduce(|a, b| a.intersect(&b))
-                .unwrap_or_else(|| GremlinDialect::tinkerpop().clone())
-        });
+        let gremlin = (self.config.exec.language == Language::Gremlin).then(|| self.gremlin_dialect());
         let gremlin_config = GremlinConfig {
             deterministic: self.config.oracles.iter().any(|o| o.reads_values()),
             ..GremlinConfig::default()
         };
         let mut used_steps: BTreeSet<&'static str> = BTreeSet::new();
+        // The cross-language oracle draws its questions from the steps every
+        // engine accepts and the translation covers.
+        let fragment = self.config.oracles.contains(&OracleKind::CrossLanguage).then(|| {
+            let mut d = self.gremlin_dialect();
+            d.steps.retain(|s| crate::cross_language::FRAGMENT.contains(s));
+            d
+        });
         let mut graph_index = 0u64;
         'graphs: while !done(&s) {
             let graph_seed = derive_rng(self.config.seed, &[stream::GRAPH, graph_index]).random::<u64>();
@@ -400,6 +415,7 @@ impl Campaign {
                 continue;
             }
             let generator = Generator::new(&graph, &profile, &generator_config);
+            let traversals = fragment.as_ref().map(|d| TraversalGenerator::new(&graph, d, &gremlin_config));
             // GDsmith resets both kinds of feedback with each graph.
             let mut pool: Vec<Generated> = Vec::new();
             let mut frequencies = KeyFrequencies::new();
@@ -466,8 +482,14 @@ impl Campaign {
                         continue;
                     }
                     let only = self.config.relations.get(&o.kind()).unwrap_or(&no_filter);
-                    let build =
-                        BuildCx { generator: &generator, graph: &graph, profile: &profile, engines: names.len(), only };
+                    let build = BuildCx {
+                        generator: &generator,
+                        graph: &graph,
+                        profile: &profile,
+                        engines: names.len(),
+                        only,
+                        traversals: traversals.as_ref(),
+                    };
                     match o.build(&query, &build, &mut orng) {
                         Err(reason) => {
                             let r = s.relations.entry(o.kind().name().to_owned()).or_default();
@@ -553,6 +575,15 @@ impl Campaign {
         }
         self.write_summary(&s)?;
         Ok(s)
+    }
+
+    /// The Gremlin every engine accepts: the intersection of their dialects.
+    fn gremlin_dialect(&self) -> GremlinDialect {
+        self.engines
+            .iter()
+            .map(|e| GremlinDialect::builtin(e.dialect()).unwrap_or_else(GremlinDialect::tinkerpop).clone())
+            .reduce(|a, b| a.intersect(&b))
+            .unwrap_or_else(|| GremlinDialect::tinkerpop().clone())
     }
 
     /// After each case: the clock, progress, and the summary now and then.

@@ -99,9 +99,12 @@ fn clause_constructs(clauses: &[Clause], out: &mut BTreeSet<String>) {
                 exprs.push(list);
                 bodies.push(body);
             }
-            Clause::Call { body, .. } => {
+            Clause::Call { body, union_all, .. } => {
                 add("CALL");
-                bodies.push(&body.clauses);
+                if !union_all.is_empty() {
+                    add("UNION ALL");
+                }
+                bodies.extend(std::iter::once(body).chain(union_all).map(|b| b.clauses.as_slice()));
             }
         }
     }

@@ -85,6 +85,7 @@ pub(crate) fn judge_pairs(
             (Outcome::Rows(x), Outcome::Rows(y)) => {
                 if let Comparison::Differ(d) = compare(x, y, &order, Tolerance::default()) {
                     let (fault, shape) = match &d {
+                        _ if null_for_nothing(x, y) => (Fault::NullForNothing, None),
                         Difference::ColumnCount { .. } => (Fault::ColumnCount, clause_shape()),
                         Difference::Rows { .. } if x.rows.len() != y.rows.len() => (Fault::RowCount, clause_shape()),
                         // Same number of rows: name the columns whose values
@@ -114,6 +115,12 @@ pub(crate) fn judge_pairs(
         }
     }
     Verdict::Pass
+}
+
+/// Whether one answer is no row and the other one row of nulls.
+pub(crate) fn null_for_nothing(a: &ResultSet, b: &ResultSet) -> bool {
+    let nulls = |r: &ResultSet| r.rows.len() == 1 && r.rows[0].iter().all(|v| *v == Value::Null);
+    (a.rows.is_empty() && nulls(b)) || (b.rows.is_empty() && nulls(a))
 }
 
 /// The kinds of the columns whose values differ as multisets.

@@ -6,6 +6,7 @@
 pub mod campaign;
 pub mod constructs;
 pub mod crash;
+pub mod cross_language;
 pub mod differential;
 pub mod error;
 pub mod metamorphic;
@@ -17,6 +18,7 @@ pub mod report;
 pub mod rewrite;
 pub mod settings;
 pub mod signature;
+pub mod translate;
 pub mod work;
 
 pub use campaign::{Campaign, CampaignConfig, Summary};

@@ -7,7 +7,7 @@
 use graphlancer_cypher::ast::Query;
 use graphlancer_cypher::{DialectProfile, Generated, Generator};
 use graphlancer_engines::{Engine, Outcome};
-use graphlancer_gremlin::{GremlinDialect, Traversal};
+use graphlancer_gremlin::{GremlinDialect, Traversal, TraversalGenerator};
 use graphlancer_model::{CaseRng, Graph, Language, Schema};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
@@ -32,12 +32,14 @@ pub enum OracleKind {
     Metamorphic,
     /// DOT: one engine's answers under its optimization settings.
     Settings,
+    /// One question asked of each engine in Cypher and in Gremlin.
+    CrossLanguage,
 }
 
 impl OracleKind {
     /// Every oracle, in the order verdicts are asked for: a crashed engine
     /// has no answer to compare, so the crash oracle speaks first.
-    pub const ALL: [OracleKind; 7] = [
+    pub const ALL: [OracleKind; 8] = [
         OracleKind::Crash,
         OracleKind::Error,
         OracleKind::Differential,
@@ -45,6 +47,7 @@ impl OracleKind {
         OracleKind::Rewrite,
         OracleKind::Metamorphic,
         OracleKind::Settings,
+        OracleKind::CrossLanguage,
     ];
 
     /// The oracle's name on the command line.
@@ -57,6 +60,7 @@ impl OracleKind {
             OracleKind::Rewrite => "rewrite",
             OracleKind::Metamorphic => "metamorphic",
             OracleKind::Settings => "settings",
+            OracleKind::CrossLanguage => "cross-language",
         }
     }
 
@@ -225,6 +229,8 @@ pub struct BuildCx<'a, 'g> {
     /// The relations this oracle may use (`--oracle metamorphic:symmetry,k-hop`);
     /// empty for all of them.
     pub only: &'a [String],
+    /// Traversals over this graph, for an oracle that asks in Gremlin too.
+    pub traversals: Option<&'a TraversalGenerator<'g>>,
 }
 
 impl BuildCx<'_, '_> {
@@ -283,6 +289,13 @@ pub trait Oracle {
         Ok(TestCase::single(self.kind().name(), CaseQuery::source(source)))
     }
 
+    /// For a case whose later queries are derived from a traversal (its
+    /// first query), those queries for another traversal: what the reducer
+    /// runs with each smaller one. `Err` when it has none.
+    fn derived(&self, _: &Traversal) -> Result<Vec<crate::reduce::Candidate>, &'static str> {
+        Ok(Vec::new())
+    }
+
     /// Judges `outcomes[q][e]`: engine `e`'s outcome on query `q` of `case`.
     fn judge(&self, cx: &JudgeCx<'_>, case: &TestCase, outcomes: &[Vec<Outcome>]) -> Verdict;
 }
@@ -297,5 +310,6 @@ pub fn oracle(kind: OracleKind) -> Box<dyn Oracle> {
         OracleKind::Rewrite => Box::new(crate::rewrite::Rewrite),
         OracleKind::Metamorphic => Box::new(crate::metamorphic::Metamorphic),
         OracleKind::Settings => Box::new(crate::settings::SettingsOracle),
+        OracleKind::CrossLanguage => Box::new(crate::cross_language::CrossLanguage),
     }
 }

@@ -77,7 +77,8 @@ fn combination(ret: &Projection) -> Result<Option<Vec<Combine>>, &'static str> {
 pub(crate) fn writes(q: &Query) -> bool {
     q.parts.iter().flat_map(|p| &p.clauses).any(|c| {
         c.is_write()
-            || matches!(c, Clause::Call { body, .. } if writes(&Query { parts: vec![body.clone()], union_all: false }))
+            || matches!(c, Clause::Call { body, union_all, .. }
+                if std::iter::once(body).chain(union_all).any(|b| writes(&Query { parts: vec![b.clone()], union_all: false })))
     })
 }
 
@@ -314,7 +315,14 @@ mod tests {
         let profile = DialectProfile::built_in("falkordb").expect("profile");
         let config = GeneratorConfig::preset(Preset::Differential);
         let generator = Generator::new(&graph, &profile, &config);
-        let cx = BuildCx { generator: &generator, graph: &graph, profile: &profile, engines: 1, only: &[] };
+        let cx = BuildCx {
+            generator: &generator,
+            graph: &graph,
+            profile: &profile,
+            engines: 1,
+            only: &[],
+            traversals: None,
+        };
         let mut rng = derive_rng(1, &[1]);
         let mut tried = 0;
         for _ in 0..200 {

@@ -267,12 +267,13 @@ impl Reducer<'_> {
                     return Ok(());
                 }
                 let ordered = state.group[0].order_columns.is_some() && graphlancer_gremlin::reduce::ends_ordered(&t);
+                let Ok(derived) = self.oracle.derived(&t) else { continue };
                 let candidate = Candidate {
                     query: state.group[0].query.clone(),
                     order_columns: ordered.then(|| vec![0]),
                     traversal: Some(t),
                 };
-                if self.attempt(state, run, vec![candidate])? {
+                if self.attempt(state, run, std::iter::once(candidate).chain(derived).collect())? {
                     continue 'improve;
                 }
             }

@@ -637,7 +637,14 @@ mod tests {
             let profile = DialectProfile::built_in(dialect).expect("profile");
             let generator = Generator::new(&graph, &profile, &config);
             let only = ["tautology".to_owned()];
-            let cx = BuildCx { generator: &generator, graph: &graph, profile: &profile, engines: 1, only: &only };
+            let cx = BuildCx {
+                generator: &generator,
+                graph: &graph,
+                profile: &profile,
+                engines: 1,
+                only: &only,
+                traversals: None,
+            };
             let (mut forms, mut contains) = (0, 0);
             for i in 0..400 {
                 let source = generator.generate(&mut derive_rng(2, &[1, i]));

@@ -43,6 +43,10 @@ pub enum Fault {
     },
     /// The same rows in an order the query fixes differently.
     Order,
+    /// One answer is a single row of nulls where the other has no row: an
+    /// aggregate of nothing, answered once as SQL does and once as Gremlin
+    /// does. One fault whatever the query around it.
+    NullForNothing,
     /// One engine refuses what another answers.
     Refused {
         /// The refusing engine.
@@ -78,6 +82,7 @@ impl fmt::Display for Fault {
             Fault::RowCount => f.write_str("row-count"),
             Fault::Values { columns } => write!(f, "values:{columns}"),
             Fault::Order => f.write_str("order"),
+            Fault::NullForNothing => f.write_str("null-for-nothing"),
             Fault::Refused { engine, message } => write!(f, "refused:{engine}:{message}"),
             Fault::Relation { name, how } => write!(f, "{name}:{how}"),
         }

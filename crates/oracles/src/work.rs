@@ -87,9 +87,10 @@ impl Stats<'_> {
                 }
                 Clause::Set { .. } | Clause::Remove { .. } | Clause::Delete { .. } => {}
                 Clause::Foreach { list, .. } => per_row += self.expr(list, &bound) + length(list),
-                Clause::Call { imports, body } => {
+                Clause::Call { imports, body, union_all } => {
                     let inner: BTreeSet<String> = imports.iter().cloned().collect();
-                    let body_work = self.single(body, 1.0, inner);
+                    let body_work: f64 =
+                        std::iter::once(body).chain(union_all).map(|b| self.single(b, 1.0, inner.clone())).sum();
                     per_row += body_work;
                     rows *= body_work.max(1.0);
                     if let Some(Clause::Return(p)) = body.clauses.last() {

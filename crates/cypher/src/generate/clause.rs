@@ -425,7 +425,11 @@ impl Builder<'_, '_> {
         };
         self.scope = outer;
         self.scope.bind(Var { bound: 1 << 40, ..Var::new(alias, Ty::Int) });
-        Some(Clause::Call { imports, body: SingleQuery { clauses: vec![m, Clause::Return(ret)] } })
+        Some(Clause::Call {
+            imports,
+            body: SingleQuery { clauses: vec![m, Clause::Return(ret)] },
+            union_all: Vec::new(),
+        })
     }
 
     fn create(&mut self) -> Clause {

@@ -65,7 +65,11 @@ fn projections(clauses: &[Clause]) -> Vec<&Projection> {
     for c in clauses {
         match c {
             Clause::With(p) | Clause::Return(p) => out.push(p),
-            Clause::Call { body, .. } => out.extend(projections(&body.clauses)),
+            Clause::Call { body, union_all, .. } => {
+                for part in std::iter::once(body).chain(union_all) {
+                    out.extend(projections(&part.clauses));
+                }
+            }
             _ => {}
         }
     }
