@@ -158,8 +158,12 @@ impl HostBackend for GraphersalBackend {
             .and_then(|d| materialize_traversals(d, 0));
         let value = match value {
             Ok(v) => v,
-            // Its array cap is the row cap here (one array holds the answer).
-            Err(e) if e.to_string().contains("script.max_array_size") => return Outcome::TooLarge { max_rows },
+            // Its array cap is the row cap here (one array holds the answer);
+            // `bulk.max_expansion` (10^7) refuses to list more values than
+            // that, far past any row cap.
+            Err(e) if ["script.max_array_size", "bulk.max_expansion"].iter().any(|k| e.to_string().contains(k)) => {
+                return Outcome::TooLarge { max_rows };
+            }
             Err(e) => return classify(&e),
         };
         let value = match script_value_to_property(value, 0) {
