@@ -292,6 +292,22 @@ impl Campaign {
                 )));
             }
         }
+        if config.oracles.contains(&OracleKind::CrossLanguage) {
+            if config.exec.language == Language::Gremlin {
+                return Err(CampaignError::Config(
+                    "the cross-language oracle asks in both languages itself: leave out --language gremlin".into(),
+                ));
+            }
+            let both =
+                |e: &Box<dyn Engine>| [Language::Cypher, Language::Gremlin].iter().all(|l| e.languages().contains(l));
+            if let Some(e) = engines.iter().find(|e| !both(e)) {
+                return Err(CampaignError::Config(format!(
+                    "the cross-language oracle needs engines that answer both Cypher and Gremlin (grafeo); {} does not",
+                    e.name()
+                )));
+            }
+            config.graph.second_label_probability = 0.0;
+        }
         if config.exec.language == Language::Gremlin {
             if let Some(e) = engines.iter().find(|e| !e.languages().contains(&Language::Gremlin)) {
                 return Err(CampaignError::Config(format!("{} does not answer Gremlin", e.name())));
@@ -302,20 +318,6 @@ impl Campaign {
                 )));
             }
             // Gremlin's vertices carry one label.
-            config.graph.second_label_probability = 0.0;
-        }
-        if config.oracles.contains(&OracleKind::CrossLanguage) {
-            if config.exec.language == Language::Gremlin {
-                return Err(CampaignError::Config(
-                    "the cross-language oracle asks in both languages itself: leave out --language gremlin".into(),
-                ));
-            }
-            if let Some(e) = engines.iter().find(|e| !e.languages().contains(&Language::Gremlin)) {
-                return Err(CampaignError::Config(format!(
-                    "the cross-language oracle needs engines that answer Cypher and Gremlin; {} answers Cypher only",
-                    e.name()
-                )));
-            }
             config.graph.second_label_probability = 0.0;
         }
         if config.queries_per_graph == 0 {

@@ -163,3 +163,41 @@ fn a_gremlin_campaign_finds_reduced_replayable_differences() {
     let replay = graphlancer(&["replay", folder]);
     assert_eq!(replay.status.code(), Some(0), "the reduced case reproduces: {}", stderr(&replay));
 }
+
+/// The cross-language oracle asks Grafeo each question in Cypher and in
+/// Gremlin. Grafeo's Gremlin answers `sum/min/max/mean` of nothing with a
+/// null where TinkerPop (and its own Cypher, translated to match) gives no
+/// row: one report, reduced to the empty graph, that replays.
+#[test]
+fn cross_language_asks_grafeo_both_ways_and_finds_its_gremlin_null_for_nothing() {
+    let out = tempfile::tempdir().expect("temp dir");
+    let dir = out.path().to_str().expect("utf-8");
+    let args = ["run", "--engine", "grafeo", "--oracle", "cross-language", "--queries", "300", "--seed", "1"];
+    let o = graphlancer(&[&args[..], &["--json", "--out", dir]].concat());
+    assert_eq!(o.status.code(), Some(1), "exit 1: findings; {}", stderr(&o));
+    let summary: serde_json::Value = serde_json::from_slice(&o.stdout).expect("a JSON summary");
+    assert_eq!(summary["oracles"], serde_json::json!(["crash", "cross-language"]));
+    let asked = summary["relations"]["cross-language"]["run"].as_u64().unwrap_or(0);
+    assert!(asked >= 290, "nearly every generated query comes with a question both ways: {asked} of 300");
+    let findings = summary["findings"].as_object().expect("findings");
+    let folder = findings
+        .get("cross-language:grafeo:null-for-nothing")
+        .and_then(|v| v.as_str())
+        .unwrap_or_else(|| panic!("Grafeo's aggregate of nothing is found: {findings:?}"));
+    let case: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(format!("{folder}/case.json")).expect("case.json"))
+            .expect("json");
+    assert_eq!(case["graph"]["nodes"].as_array().map(Vec::len), Some(0), "reduced to the empty graph");
+    let last = case["traversal"]["steps"].as_array().and_then(|s| s.last()).cloned().unwrap_or_default();
+    assert!(["sum", "min", "max", "mean"].iter().any(|a| last == serde_json::json!(a)), "ends in an aggregate: {last}");
+    let cypher = std::fs::read_to_string(format!("{folder}/README.md")).expect("README");
+    assert!(cypher.contains("```cypher") && cypher.contains("```groovy"), "the report shows both languages");
+    let replay = graphlancer(&["replay", folder]);
+    assert_eq!(replay.status.code(), Some(0), "the reduced case reproduces: {}", stderr(&replay));
+    // Both languages or nothing: graphersal answers Gremlin only.
+    let o = graphlancer(&["run", "--engine", "graphersal", "--oracle", "cross-language", "--queries", "5"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("graphersal does not answer cypher"), "{}", stderr(&o));
+    let o = graphlancer(&["run", "--language", "gremlin", "--oracle", "cross-language", "--queries", "5"]);
+    assert!(stderr(&o).contains("leave out --language gremlin"), "{}", stderr(&o));
+}
