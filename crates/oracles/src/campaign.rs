@@ -298,9 +298,8 @@ impl Campaign {
                     "the cross-language oracle asks in both languages itself: leave out --language gremlin".into(),
                 ));
             }
-            let both =
-                |e: &Box<dyn Engine>| [Language::Cypher, Language::Gremlin].iter().all(|l| e.languages().contains(l));
-            if let Some(e) = engines.iter().find(|e| !both(e)) {
+            let both = |e: &dyn Engine| [Language::Cypher, Language::Gremlin].iter().all(|l| e.languages().contains(l));
+            if let Some(e) = engines.iter().find(|e| !both(e.as_ref())) {
                 return Err(CampaignError::Config(format!(
                     "the cross-language oracle needs engines that answer both Cypher and Gremlin (grafeo); {} does not",
                     e.name()
