@@ -99,6 +99,12 @@ fn listing() -> Vec<Entry> {
             spec: "bolt://HOST:PORT?dialect=neo4j5|memgraph".into(),
             engine: "Neo4j or Memgraph over Bolt 4",
             needs: "a server; ?user=&password= (or GRAPHLANCER_BOLT_PASSWORD)&db=".into(),
+            status: server.clone(),
+        },
+        Entry {
+            spec: "gremlin://HOST:PORT".into(),
+            engine: "a Gremlin Server (WebSocket, GraphSON 3; Gremlin only)",
+            needs: "a server without authentication; not yet tried on a live one".into(),
             status: server,
         },
     ]

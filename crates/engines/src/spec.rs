@@ -25,6 +25,11 @@ pub enum EngineSpec {
     },
     /// Embedded graphersal (Gremlin only) in an engine host.
     Graphersal,
+    /// A Gremlin Server (TinkerGraph, JanusGraph, HugeGraph, ...) at `HOST:PORT`.
+    GremlinServer {
+        /// `HOST:PORT`.
+        address: String,
+    },
     /// A FalkorDB server graphlancer starts from `.engines/`.
     FalkorDbManaged {
         /// Settings of this instance.
@@ -101,7 +106,7 @@ fn settings_of(spec: &str, query: Option<&str>, switches: &[crate::settings::Swi
 /// The specs graphlancer knows, for help texts and errors.
 pub const KNOWN_SPECS: &str = "grafeo, falkordb, falkordb://HOST:PORT (either with ?index=all), kuzu[@VERSION], \
      ladybug[@VERSION], arcadedb, arcadedb://HOST:PORT, bolt://HOST:PORT?dialect=neo4j5|memgraph|arcadedb \
-     (Bolt specs take &user=&password=&db=)";
+     (Bolt specs take &user=&password=&db=), graphersal, gremlin://HOST:PORT";
 
 /// Where a Bolt password comes from when the spec has none, so reports
 /// (which record specs) never hold it.
@@ -157,7 +162,10 @@ impl EngineSpec {
             EngineSpec::Grafeo { .. } => "grafeo",
             EngineSpec::FalkorDbManaged { .. } | EngineSpec::FalkorDbRemote { .. } => "falkordb",
             EngineSpec::Kuzu { family, .. } => family.name(),
-            EngineSpec::ArcadeDbManaged | EngineSpec::Bolt { .. } | EngineSpec::Graphersal => "",
+            EngineSpec::ArcadeDbManaged
+            | EngineSpec::Bolt { .. }
+            | EngineSpec::Graphersal
+            | EngineSpec::GremlinServer { .. } => "",
         }
     }
 
@@ -172,7 +180,10 @@ impl EngineSpec {
             EngineSpec::FalkorDbRemote { address, .. } => {
                 EngineSpec::FalkorDbRemote { address: address.clone(), settings: new }
             }
-            EngineSpec::ArcadeDbManaged | EngineSpec::Bolt { .. } | EngineSpec::Graphersal => return None,
+            EngineSpec::ArcadeDbManaged
+            | EngineSpec::Bolt { .. }
+            | EngineSpec::Graphersal
+            | EngineSpec::GremlinServer { .. } => return None,
         })
     }
 }
@@ -190,6 +201,15 @@ impl FromStr for EngineSpec {
             return match query {
                 None => Ok(EngineSpec::Graphersal),
                 Some(_) => Err(SpecError::Setting { spec: s.to_owned(), detail: "graphersal has no settings".into() }),
+            };
+        }
+        if let Some(address) = address_of(base, "gremlin") {
+            return match query {
+                None => Ok(EngineSpec::GremlinServer { address }),
+                Some(_) => Err(SpecError::Setting {
+                    spec: s.to_owned(),
+                    detail: "a Gremlin Server spec has no settings".into(),
+                }),
             };
         }
         for scheme in ["bolt", "arcadedb"] {
@@ -244,6 +264,7 @@ impl fmt::Display for EngineSpec {
             }
             EngineSpec::ArcadeDbManaged => f.write_str("arcadedb"),
             EngineSpec::Graphersal => f.write_str("graphersal"),
+            EngineSpec::GremlinServer { address } => write!(f, "gremlin://{address}"),
             EngineSpec::Bolt { scheme, address, dialect, user, password: _, database } => {
                 write!(f, "{scheme}://{address}")?;
                 let mut options = Vec::new();
@@ -296,6 +317,9 @@ pub fn open(spec: &EngineSpec, options: &OpenOptions) -> Result<Box<dyn Engine>,
                 languages: &[graphlancer_model::Language::Gremlin],
             };
             Box::new(HostedEngine::start(kind, command)?)
+        }
+        EngineSpec::GremlinServer { address } => {
+            Box::new(crate::gremlin_server::GremlinServer::connect(spec.to_string(), address)?)
         }
         EngineSpec::ArcadeDbManaged => {
             let python = engines_dir("arcadedb")?.python("arcadedb", "arcadedb-embedded", ARCADEDB_VERSION)?;
@@ -367,11 +391,16 @@ mod tests {
             "arcadedb://h:1?user=admin&db=x",
             "bolt://127.0.0.1:7687?dialect=neo4j5",
             "bolt://127.0.0.1:7687?dialect=memgraph&user=mg",
+            "gremlin://127.0.0.1:8182",
+            "graphersal",
         ] {
             assert_eq!(text.parse::<EngineSpec>().expect("parses").to_string(), text);
         }
         for bad in [
             "neo",
+            "gremlin://",
+            "gremlin://host",
+            "gremlin://h:1?x=y",
             "falkordb://",
             "falkordb://host",
             "falkordb://host:99999",

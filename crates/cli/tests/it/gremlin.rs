@@ -201,3 +201,13 @@ fn cross_language_asks_grafeo_both_ways_and_finds_its_gremlin_null_for_nothing()
     let o = graphlancer(&["run", "--language", "gremlin", "--oracle", "cross-language", "--queries", "5"]);
     assert!(stderr(&o).contains("leave out --language gremlin"), "{}", stderr(&o));
 }
+
+/// A Gremlin Server that is not there is a clear error, not a hang or a
+/// panic (the client's decoding is tested on TinkerPop's own examples in
+/// the engines crate; no server can be installed here).
+#[test]
+fn an_unreachable_gremlin_server_is_a_clear_error() {
+    let o = graphlancer(&["exec", "--engine", "gremlin://127.0.0.1:1", "--language", "gremlin", "g.V().count()"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("cannot reach gremlin-server at 127.0.0.1:1"), "{}", stderr(&o));
+}
