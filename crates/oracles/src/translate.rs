@@ -403,13 +403,24 @@ impl Tr {
                 let Holds::Value(v) = self.holds.clone() else { return Err("an aggregate of elements") };
                 self.reshape();
                 self.names.clear();
-                let name = match s {
-                    Step::Sum => "sum",
-                    Step::Min => "min",
-                    Step::Max => "max",
-                    _ => "avg",
+                let of = |name: &str| Expr::Aggregate {
+                    name: name.into(),
+                    distinct: false,
+                    arg: Some(Box::new(Expr::var(&v))),
                 };
-                let agg = Expr::Aggregate { name: name.into(), distinct: false, arg: Some(Box::new(Expr::var(&v))) };
+                let agg = match s {
+                    Step::Sum => of("sum"),
+                    Step::Min => of("min"),
+                    Step::Max => of("max"),
+                    // TinkerPop sums integers exactly and then divides; avg()
+                    // may sum them as floats, which near 2^53 is another
+                    // number (97, -2^53, 2^53: 32.33 against 32.0, first
+                    // campaign). The sum, then the division, is the same
+                    // arithmetic in both languages.
+                    _ => {
+                        Expr::binary(BinOp::Div, of("sum"), Expr::Function("toFloat".into(), vec![Expr::count_star()]))
+                    }
+                };
                 // Of nothing, Gremlin gives no traverser and Cypher one row.
                 let c = self.name("c");
                 let some = Expr::binary(BinOp::Gt, Expr::var(&c), Expr::lit(Value::Int(0)));
