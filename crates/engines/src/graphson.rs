@@ -61,16 +61,20 @@ fn expanded(j: &Json) -> Result<Vec<Value>, GraphsonError> {
             let value = decode(v.get("value").ok_or_else(|| bad("traverser without value"))?)?;
             Ok(repeat(value, bulk))
         }
-        Some(("g:BulkSet", Json::Array(pairs))) => {
-            let mut out = Vec::new();
-            for pair in pairs.chunks(2) {
-                let [v, bulk] = pair else { return Err(bad("a bulk set of odd length")) };
-                out.extend(repeat(decode(v)?, int(bulk)?));
-            }
-            Ok(out)
-        }
+        Some(("g:BulkSet", pairs)) => bulk_set(pairs),
         _ => Ok(vec![decode(j)?]),
     }
+}
+
+/// A bulk set's `[value, bulk, value, bulk, ...]`, each value `bulk` times.
+fn bulk_set(pairs: &Json) -> Result<Vec<Value>, GraphsonError> {
+    let pairs = pairs.as_array().ok_or_else(|| bad("g:BulkSet without a list"))?;
+    let mut out = Vec::new();
+    for pair in pairs.chunks(2) {
+        let [v, bulk] = pair else { return Err(bad("a bulk set of odd length")) };
+        out.extend(repeat(decode(v)?, int(bulk)?));
+    }
+    Ok(out)
 }
 
 fn repeat(v: Value, bulk: i64) -> Vec<Value> {
@@ -119,7 +123,7 @@ fn typed(t: &str, v: &Json) -> Result<Value, GraphsonError> {
             let items = v.as_array().ok_or_else(|| bad(format!("{t} without a list")))?;
             Value::List(items.iter().map(decode).collect::<Result<_, _>>()?)
         }
-        "g:BulkSet" => Value::List(expanded(&serde_json::json!({"@type": t, "@value": v}))?),
+        "g:BulkSet" => Value::List(bulk_set(v)?),
         "g:Map" => {
             let pairs = v.as_array().ok_or_else(|| bad("g:Map without a list"))?;
             let mut m = BTreeMap::new();

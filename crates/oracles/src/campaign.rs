@@ -649,11 +649,7 @@ impl Campaign {
         // Millions of rows are slow on a loaded machine whatever the engine:
         // such a timeout says nothing about a hang.
         let expensive = crate::work::expensive(self.config.exec.timeout);
-        let work = |q: &CaseQuery| match &q.traversal {
-            Some(t) => crate::work::traversal_estimate(t, at.graph),
-            None => crate::work::estimate(&q.ast, at.graph),
-        };
-        if slow_check && ran.case.queries.iter().any(|q| work(q) >= expensive) {
+        if slow_check && ran.case.queries.iter().any(|q| q.work(at.graph) >= expensive) {
             s.expensive += 1;
             return Ok(());
         }

@@ -147,6 +147,14 @@ impl CaseQuery {
             None => crate::constructs::constructs(&self.ast),
         }
     }
+    /// The most rows or traversers it may make on `graph` ([`crate::work`]).
+    pub fn work(&self, graph: &Graph) -> f64 {
+        match &self.traversal {
+            Some(t) => crate::work::traversal_estimate(t, graph),
+            None => crate::work::estimate(&self.ast, graph),
+        }
+    }
+
     /// A query rendered from its AST.
     pub fn new(role: &str, ast: Query, order_columns: Option<Vec<usize>>) -> Self {
         Self { role: role.to_owned(), text: graphlancer_cypher::render(&ast), ast, order_columns, traversal: None }

@@ -145,6 +145,25 @@ fn prop(var: &str, key: &str) -> Expr {
     Expr::Property(Box::new(Expr::var(var)), key.to_owned())
 }
 
+/// `e IS NOT NULL` (`present`) or `e IS NULL`.
+fn null_test(e: Expr, present: bool) -> Expr {
+    Expr::IsNull { expr: Box::new(e), negated: present }
+}
+
+/// `WITH v1, v2, ...`: the variables carried on unchanged.
+fn carry(vars: &[String]) -> Projection {
+    Projection::of(vars.iter().map(|v| (Expr::var(v), v.clone())).collect())
+}
+
+/// The pattern arrow of a direction (`Both` undirected).
+fn arrow(dir: Direction) -> CyDir {
+    match dir {
+        Direction::Out => CyDir::Out,
+        Direction::In => CyDir::In,
+        Direction::Both => CyDir::Both,
+    }
+}
+
 fn not(e: Expr) -> Expr {
     Expr::Not(Box::new(e))
 }
@@ -173,8 +192,7 @@ fn predicate(e: &Expr, p: &Predicate) -> Expr {
 /// the property is missing (so `not()` of it keeps the element, as in Gremlin).
 fn has(var: &str, key: &str, p: &Predicate) -> Expr {
     let e = prop(var, key);
-    let exists = Expr::IsNull { expr: Box::new(e.clone()), negated: true };
-    Expr::binary(BinOp::And, exists, predicate(&e, p))
+    Expr::binary(BinOp::And, null_test(e.clone(), true), predicate(&e, p))
 }
 
 impl Tr {
@@ -201,7 +219,7 @@ impl Tr {
         if self.skip.is_none() && self.limit.is_none() {
             return;
         }
-        let mut p = Projection::of(self.scope().iter().map(|v| (Expr::var(v), v.clone())).collect());
+        let mut p = carry(&self.scope());
         p.order_by = self.order.clone();
         p.skip = self.skip.take();
         p.limit = self.limit.take();
@@ -232,24 +250,24 @@ impl Tr {
         match slot {
             Some(pred) => *pred = Expr::and_all(pred.take().into_iter().chain([cond])),
             None => {
-                let mut p = Projection::of(self.scope().iter().map(|v| (Expr::var(v), v.clone())).collect());
+                let mut p = carry(&self.scope());
                 p.predicate = Some(cond);
                 self.clauses.push(Clause::With(p));
             }
         }
     }
 
-    /// `WITH e AS v` (and what `extra` adds), after which the traversers hold `v`.
-    fn project(&mut self, e: Expr, extra: Vec<(Expr, String)>, predicate: Option<Expr>) -> String {
+    /// `WITH e AS v` (and what `extra` adds, and the `as()` names unless it
+    /// aggregates), after which the traversers hold `v`; a filter after it
+    /// becomes its WHERE.
+    fn project(&mut self, e: Expr, extra: Vec<(Expr, String)>) -> String {
         let v = self.name("v");
         let mut items = vec![(e, v.clone())];
         items.extend(extra);
-        if !items.iter().any(|(e, _)| matches!(e, Expr::Aggregate { .. })) {
+        if !items.iter().any(|(e, _)| e.has_aggregate()) {
             items.extend(self.names.iter().map(|(_, n)| (Expr::var(n), n.clone())));
         }
-        let mut p = Projection::of(items);
-        p.predicate = predicate;
-        self.clauses.push(Clause::With(p));
+        self.clauses.push(Clause::With(Projection::of(items)));
         self.holds = Holds::Value(v.clone());
         v
     }
@@ -303,13 +321,9 @@ impl Tr {
                 self.reshape();
                 self.holds = Holds::Vertex(to);
             }
-            Step::HasKey(k) => {
+            Step::HasKey(k) | Step::HasNot(k) => {
                 let (x, _) = self.element()?;
-                self.filter(Expr::IsNull { expr: Box::new(prop(&x, k)), negated: true });
-            }
-            Step::HasNot(k) => {
-                let (x, _) = self.element()?;
-                self.filter(Expr::IsNull { expr: Box::new(prop(&x, k)), negated: false });
+                self.filter(null_test(prop(&x, k), matches!(s, Step::HasKey(_))));
             }
             Step::Has(k, p) => {
                 let (x, _) = self.element()?;
@@ -355,8 +369,7 @@ impl Tr {
                     *near = None;
                     *far = None;
                 }
-                let scope = self.holds.scope();
-                let mut p = Projection::of(scope.iter().map(|v| (Expr::var(v), v.clone())).collect());
+                let mut p = carry(&self.holds.scope());
                 p.distinct = true;
                 self.clauses.push(Clause::With(p));
             }
@@ -397,7 +410,7 @@ impl Tr {
             Step::Count => {
                 self.reshape();
                 self.names.clear();
-                self.project(Expr::count_star(), Vec::new(), None);
+                self.project(Expr::count_star(), Vec::new());
             }
             Step::Sum | Step::Min | Step::Max | Step::Mean => {
                 let Holds::Value(v) = self.holds.clone() else { return Err("an aggregate of elements") };
@@ -423,22 +436,15 @@ impl Tr {
                 };
                 // Of nothing, Gremlin gives no traverser and Cypher one row.
                 let c = self.name("c");
-                let some = Expr::binary(BinOp::Gt, Expr::var(&c), Expr::lit(Value::Int(0)));
-                self.project(agg, vec![(Expr::count_star(), c)], Some(some));
+                self.project(agg, vec![(Expr::count_star(), c.clone())]);
+                self.filter(Expr::binary(BinOp::Gt, Expr::var(&c), Expr::lit(Value::Int(0))));
             }
             Step::Values(keys) => {
                 let [k] = keys.as_slice() else { return Err("values() of several keys") };
                 let (x, _) = self.element()?;
                 self.reshape();
-                let e = prop(&x, k);
-                let v = self.name("v");
-                let exists = Expr::IsNull { expr: Box::new(Expr::var(&v)), negated: true };
-                let mut items = vec![(e, v.clone())];
-                items.extend(self.names.iter().map(|(_, n)| (Expr::var(n), n.clone())));
-                let mut p = Projection::of(items);
-                p.predicate = Some(exists);
-                self.clauses.push(Clause::With(p));
-                self.holds = Holds::Value(v);
+                let v = self.project(prop(&x, k), Vec::new());
+                self.filter(null_test(Expr::var(&v), true));
             }
             Step::Label => {
                 let (x, vertex) = self.element()?;
@@ -452,11 +458,11 @@ impl Tr {
                 } else {
                     Expr::Function("type".into(), vec![Expr::var(&x)])
                 };
-                self.project(e, Vec::new(), None);
+                self.project(e, Vec::new());
             }
             Step::Constant(v) => {
                 self.reshape();
-                self.project(Expr::lit(v.clone()), Vec::new(), None);
+                self.project(Expr::lit(v.clone()), Vec::new());
             }
             Step::As(name) => {
                 let x = self.vertex()?;
@@ -490,20 +496,20 @@ impl Tr {
                     // Every depth from 1 to `times`, once each.
                     let d = one_way(*dir).ok_or("repeat(both()).emit(): each hop would need both ways")?;
                     let b = self.name("n");
-                    let mut parts = (1..=*times).map(|depth| {
-                        let mut clauses = Vec::new();
-                        let mut at = a.clone();
-                        for i in 0..depth {
-                            let next = if i + 1 == depth { b.clone() } else { format!("{b}_{i}") };
-                            clauses.push(matching(node(&at), vec![(rel("", types, d), node(&next))]));
-                            at = next;
-                        }
-                        clauses.push(Clause::Return(Projection::of(vec![(Expr::var(&b), b.clone())])));
-                        SingleQuery { clauses }
-                    });
-                    let body = parts.next().ok_or("repeat().times(0)")?;
-                    let union_all = parts.collect();
-                    self.clauses.push(Clause::Call { imports: vec![a], body, union_all });
+                    let parts = (1..=*times)
+                        .map(|depth| {
+                            let mut at = a.clone();
+                            (0..depth)
+                                .map(|i| {
+                                    let next = if i + 1 == depth { b.clone() } else { format!("{b}_{i}") };
+                                    let hop = matching(node(&at), vec![(rel("", types, d), node(&next))]);
+                                    at = next;
+                                    hop
+                                })
+                                .collect()
+                        })
+                        .collect();
+                    self.union_call(&a, std::slice::from_ref(&b), parts).ok_or("repeat().times(0)")?;
                     self.holds = Holds::Vertex(b);
                 }
             }
@@ -517,15 +523,11 @@ impl Tr {
                 }
                 self.reshape();
                 let b = self.name("n");
-                let mut bodies = parts.into_iter().map(|(d, types)| SingleQuery {
-                    clauses: vec![
-                        matching(node(&a), vec![(rel("", &types, d), node(&b))]),
-                        Clause::Return(Projection::of(vec![(Expr::var(&b), b.clone())])),
-                    ],
-                });
-                let body = bodies.next().ok_or("union() of nothing")?;
-                let union_all = bodies.collect();
-                self.clauses.push(Clause::Call { imports: vec![a], body, union_all });
+                let parts = parts
+                    .into_iter()
+                    .map(|(d, types)| vec![matching(node(&a), vec![(rel("", &types, d), node(&b))])])
+                    .collect();
+                self.union_call(&a, std::slice::from_ref(&b), parts).ok_or("union() of nothing")?;
                 self.holds = Holds::Vertex(b);
             }
             _ => return Err("a step outside the fragment Cypher shares"),
@@ -536,24 +538,25 @@ impl Tr {
     /// One hop from `a` to `b` (through `r` when named), each way for `Both`.
     fn hop(&mut self, a: &str, r: &str, b: &str, dir: Direction, types: &[String]) {
         let one = |d: CyDir| matching(node(a), vec![(rel(r, types, d), node(b))]);
-        match dir {
-            Direction::Out => self.clauses.push(one(CyDir::Out)),
-            Direction::In => self.clauses.push(one(CyDir::In)),
-            Direction::Both => {
-                let mut items = Vec::new();
-                if !r.is_empty() {
-                    items.push((Expr::var(r), r.to_owned()));
-                }
-                items.push((Expr::var(b), b.to_owned()));
-                let part =
-                    |d: CyDir| SingleQuery { clauses: vec![one(d), Clause::Return(Projection::of(items.clone()))] };
-                self.clauses.push(Clause::Call {
-                    imports: vec![a.to_owned()],
-                    body: part(CyDir::Out),
-                    union_all: vec![part(CyDir::In)],
-                });
+        match one_way(dir) {
+            Some(d) => self.clauses.push(one(d)),
+            None => {
+                let returned: Vec<String> = [r, b].iter().filter(|v| !v.is_empty()).map(|v| (*v).to_owned()).collect();
+                self.union_call(a, &returned, vec![vec![one(CyDir::Out)], vec![one(CyDir::In)]]);
             }
         }
+    }
+
+    /// `CALL { WITH a <part> RETURN returned UNION ALL ... }`; `None` (and
+    /// nothing written) for no parts.
+    fn union_call(&mut self, a: &str, returned: &[String], parts: Vec<Vec<Clause>>) -> Option<()> {
+        let mut parts = parts.into_iter().map(|mut clauses| {
+            clauses.push(Clause::Return(carry(returned)));
+            SingleQuery { clauses }
+        });
+        let body = parts.next()?;
+        self.clauses.push(Clause::Call { imports: vec![a.to_owned()], body, union_all: parts.collect() });
+        Some(())
     }
 
     /// A filter traversal on the current vertex as a condition that is never
@@ -561,14 +564,13 @@ impl Tr {
     fn condition(&mut self, t: &[Step]) -> Result<Expr, &'static str> {
         let x = self.vertex()?;
         match t {
-            [Step::Move(dir, types)] => Ok(exists(&x, "", *dir, types, None)),
-            [Step::MoveE(dir, types)] => Ok(exists(&x, "", *dir, types, None)),
+            [Step::Move(dir, types) | Step::MoveE(dir, types)] => Ok(exists(&x, "", *dir, types, None)),
             [Step::MoveE(dir, types), h] => {
                 let r = self.name("r");
                 let cond = match h {
                     Step::Has(k, p) => has(&r, k, p),
-                    Step::HasKey(k) => Expr::IsNull { expr: Box::new(prop(&r, k)), negated: true },
-                    Step::HasNot(k) => Expr::IsNull { expr: Box::new(prop(&r, k)), negated: false },
+                    Step::HasKey(k) => null_test(prop(&r, k), true),
+                    Step::HasNot(k) => null_test(prop(&r, k), false),
                     Step::HasLabel(ls) => label_test(&r, false, ls),
                     _ => return Err("a filter traversal outside the fragment"),
                 };
@@ -582,8 +584,8 @@ impl Tr {
             [Step::HasLabelKey(l, k, p)] => {
                 Ok(Expr::binary(BinOp::And, label_test(&x, true, std::slice::from_ref(l)), has(&x, k, p)))
             }
-            [Step::HasKey(k)] => Ok(Expr::IsNull { expr: Box::new(prop(&x, k)), negated: true }),
-            [Step::HasNot(k)] => Ok(Expr::IsNull { expr: Box::new(prop(&x, k)), negated: false }),
+            [Step::HasKey(k)] => Ok(null_test(prop(&x, k), true)),
+            [Step::HasNot(k)] => Ok(null_test(prop(&x, k), false)),
             [Step::HasLabel(ls)] => Ok(label_test(&x, true, ls)),
             _ => Err("a filter traversal outside the fragment"),
         }
@@ -593,11 +595,7 @@ impl Tr {
 /// `EXISTS { MATCH (x)-[r:T]->() WHERE cond }`; an undirected pattern is
 /// right here: existence does not count a self-loop's ways.
 fn exists(x: &str, r: &str, dir: Direction, types: &[String], cond: Option<Expr>) -> Expr {
-    let d = match dir {
-        Direction::Out => CyDir::Out,
-        Direction::In => CyDir::In,
-        Direction::Both => CyDir::Both,
-    };
+    let d = arrow(dir);
     let anon = NodePattern { variable: None, labels: Vec::new(), properties: Vec::new() };
     let pattern = PathPattern { name: None, start: node(x), hops: vec![(rel(r, types, d), anon)] };
     Expr::ExistsSubquery(Box::new(pattern), cond.map(Box::new))
@@ -605,11 +603,7 @@ fn exists(x: &str, r: &str, dir: Direction, types: &[String], cond: Option<Expr>
 
 /// A one-way direction's pattern arrow; `None` for both ways.
 fn one_way(dir: Direction) -> Option<CyDir> {
-    match dir {
-        Direction::Out => Some(CyDir::Out),
-        Direction::In => Some(CyDir::In),
-        Direction::Both => None,
-    }
+    (dir != Direction::Both).then(|| arrow(dir))
 }
 
 /// Whether `x` has one of `labels` (a relationship: is of one of the types).
