@@ -22,6 +22,9 @@ pub enum Source {
     V,
     /// `E()`: every edge.
     E,
+    /// `V(id, ...)`: the vertices of the given generated ids, which engines
+    /// whose dialect keeps the generated ids use as their own.
+    VIds(Vec<i64>),
     /// `inject(v, ...)`: the given values.
     Inject(Vec<Value>),
 }
@@ -116,6 +119,8 @@ pub enum Step {
     HasLabel(Vec<String>),
     /// `hasNot('key')`.
     HasNot(String),
+    /// `hasId(id, ...)` on vertices, ids as in [`Source::VIds`].
+    HasId(Vec<i64>),
     /// `is(P)`.
     Is(Predicate),
     /// `where(<traversal>)`.
@@ -162,6 +167,8 @@ pub enum Step {
     ElementMap(Vec<String>),
     /// `id()`.
     Id,
+    /// `properties('key', ...)`: the element's property objects.
+    Properties(Vec<String>),
     /// `label()`.
     Label,
     /// `constant(v)`.
@@ -174,14 +181,19 @@ pub enum Step {
     Optional(Vec<Step>),
     /// `choose(<condition>, <then>, <else>)`.
     Choose(Vec<Step>, Vec<Step>, Vec<Step>),
-    /// `repeat(<body>).times(n)`, with `emit()` before or after when set.
+    /// `repeat(<body>).times(n)`, with `emit()` after it when set; with an
+    /// `until` condition, `repeat(<body>).until(or(<cond>, loops().is(n)))`,
+    /// bounded so that a cycle cannot make it run forever.
     Repeat {
         /// The body.
         body: Vec<Step>,
-        /// How many times.
+        /// How many times, or the most times when `until` is set.
         times: u32,
         /// Whether every intermediate traverser is emitted too.
         emit: bool,
+        /// The condition that ends the loop early.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        until: Option<Vec<Step>>,
     },
     /// `path()`.
     Path,
@@ -219,6 +231,7 @@ impl Step {
             Step::HasKey(_) | Step::Has(..) | Step::HasLabelKey(..) => "has",
             Step::HasLabel(_) => "hasLabel",
             Step::HasNot(_) => "hasNot",
+            Step::HasId(_) => "hasId",
             Step::Is(_) => "is",
             Step::Where(_) => "where",
             Step::Not(_) => "not",
@@ -242,6 +255,7 @@ impl Step {
             Step::ValueMap(_) => "valueMap",
             Step::ElementMap(_) => "elementMap",
             Step::Id => "id",
+            Step::Properties(_) => "properties",
             Step::Label => "label",
             Step::Constant(_) => "constant",
             Step::Union(_) => "union",
@@ -264,7 +278,7 @@ impl Step {
     pub fn children(&self) -> Vec<&Vec<Step>> {
         match self {
             Step::Where(t) | Step::Not(t) | Step::Filter(t) | Step::Optional(t) => vec![t],
-            Step::Repeat { body, .. } => vec![body],
+            Step::Repeat { body, until, .. } => std::iter::once(body).chain(until).collect(),
             Step::And(ts) | Step::Or(ts) | Step::Union(ts) | Step::Coalesce(ts) => ts.iter().collect(),
             Step::Choose(c, a, b) => vec![c, a, b],
             Step::Group(by, t) => {
@@ -292,6 +306,9 @@ impl Traversal {
         fn walk(steps: &[Step], out: &mut std::collections::BTreeSet<&'static str>) {
             for s in steps {
                 out.insert(s.name());
+                if let Step::Repeat { until: Some(_), .. } = s {
+                    out.insert("until");
+                }
                 for c in s.children() {
                     walk(c, out);
                 }
@@ -301,6 +318,7 @@ impl Traversal {
         out.insert(match self.source {
             Source::V => "V",
             Source::E => "E",
+            Source::VIds(_) => "V(id)",
             Source::Inject(_) => "inject",
         });
         walk(&self.steps, &mut out);

@@ -13,7 +13,7 @@ use crate::generate::Ty;
 /// `key_type` gives a property key's type.
 pub fn check(t: &Traversal, key_type: &dyn Fn(&str) -> Option<PropertyType>) -> Result<Ty, String> {
     let start = match &t.source {
-        Source::V => Ty::Vertex,
+        Source::V | Source::VIds(_) => Ty::Vertex,
         Source::E => Ty::Edge,
         Source::Inject(vs) => match vs.first() {
             Some(graphlancer_model::Value::Int(_)) => Ty::Value(PropertyType::Int),
@@ -44,6 +44,7 @@ pub fn keeps_order(s: &Step) -> bool {
             | Step::HasLabel(_)
             | Step::HasNot(_)
             | Step::HasLabelKey(..)
+            | Step::HasId(_)
             | Step::Dedup
             | Step::Range(..)
             | Step::Limit(_)
@@ -112,9 +113,11 @@ fn step(
         Step::EdgeV(_) | Step::OtherV if ty != Ty::Edge => return bad(),
         Step::EdgeV(_) | Step::OtherV => Ty::Vertex,
         Step::HasKey(_) | Step::Has(..) | Step::HasLabel(_) | Step::HasNot(_) if !element(ty) => return bad(),
-        Step::HasLabelKey(..) if ty != Ty::Vertex => return bad(),
+        Step::HasLabelKey(..) | Step::HasId(_) if ty != Ty::Vertex => return bad(),
+        Step::HasId(ids) if ids.is_empty() => return Err("hasId() of no id".into()),
+        Step::HasId(_) => ty,
         Step::HasKey(_) | Step::Has(..) | Step::HasLabel(_) | Step::HasNot(_) | Step::HasLabelKey(..) => ty,
-        Step::Is(_) if element(ty) || matches!(ty, Ty::Map | Ty::Path | Ty::List) => return bad(),
+        Step::Is(_) if element(ty) || matches!(ty, Ty::Map | Ty::Path | Ty::List | Ty::Property) => return bad(),
         Step::Is(_) => ty,
         Step::Where(t) | Step::Not(t) | Step::Filter(t) => condition(t)?,
         Step::And(ts) | Step::Or(ts) => {
@@ -158,11 +161,12 @@ fn step(
             _ => return Err("values() of one key".into()),
         },
         Step::ValueMap(_) | Step::ElementMap(_) | Step::Id | Step::Label if element(ty) => match s {
-            Step::Id => Ty::Number,
-            Step::Label => Ty::Label,
+            Step::Id | Step::Label => Ty::Label,
             _ => Ty::Map,
         },
         Step::Values(_) | Step::ValueMap(_) | Step::ElementMap(_) | Step::Id | Step::Label => return bad(),
+        Step::Properties(_) if element(ty) => Ty::Property,
+        Step::Properties(_) => return bad(),
         Step::Constant(v) => match v {
             graphlancer_model::Value::Int(_) => Ty::Value(PropertyType::Int),
             graphlancer_model::Value::Float(_) => Ty::Value(PropertyType::Float),
@@ -185,8 +189,11 @@ fn step(
             vertex_branch(b)?;
             Ty::Vertex
         }
-        Step::Repeat { body, times, .. } if ty == Ty::Vertex && *times > 0 => {
+        Step::Repeat { body, times, until, .. } if ty == Ty::Vertex && *times > 0 => {
             vertex_branch(body)?;
+            if let Some(c) = until {
+                condition(c)?;
+            }
             Ty::Vertex
         }
         Step::Union(_) | Step::Coalesce(_) | Step::Optional(_) | Step::Choose(..) | Step::Repeat { .. } => {

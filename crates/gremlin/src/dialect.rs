@@ -63,6 +63,14 @@ pub struct Quirks {
     /// give a null, steps after them would spread that one fault over many
     /// shapes, so the aggregate ends the traversal.
     pub aggregate_of_nothing: bool,
+    /// A vertex's id is its generated id (the engine numbers vertices in the
+    /// order they are loaded), so `V(id)` and `hasId` name the same vertex on
+    /// every such engine.
+    pub generated_ids: bool,
+    /// `groupCount().by(T.label)` on edges keys by the edge's type.
+    pub edge_group_by_label: bool,
+    /// A `by(<traversal>)` modulator may hold a move or a chain of steps.
+    pub chains_in_by: bool,
 }
 
 impl Quirks {
@@ -80,6 +88,9 @@ impl Quirks {
         dedup_signed_zero: true,
         group_count_identity: true,
         aggregate_of_nothing: true,
+        generated_ids: true,
+        edge_group_by_label: true,
+        chains_in_by: true,
     };
 
     fn meet(self, o: Quirks) -> Quirks {
@@ -96,6 +107,9 @@ impl Quirks {
             dedup_signed_zero: self.dedup_signed_zero && o.dedup_signed_zero,
             group_count_identity: self.group_count_identity && o.group_count_identity,
             aggregate_of_nothing: self.aggregate_of_nothing && o.aggregate_of_nothing,
+            generated_ids: self.generated_ids && o.generated_ids,
+            edge_group_by_label: self.edge_group_by_label && o.edge_group_by_label,
+            chains_in_by: self.chains_in_by && o.chains_in_by,
         }
     }
 }
@@ -104,6 +118,7 @@ impl Quirks {
 pub const ALL_STEPS: &[&str] = &[
     "V",
     "E",
+    "V(id)",
     "inject",
     "out",
     "in",
@@ -118,6 +133,7 @@ pub const ALL_STEPS: &[&str] = &[
     "has",
     "hasLabel",
     "hasNot",
+    "hasId",
     "is",
     "where",
     "not",
@@ -141,6 +157,7 @@ pub const ALL_STEPS: &[&str] = &[
     "valueMap",
     "elementMap",
     "id",
+    "properties",
     "label",
     "constant",
     "union",
@@ -148,6 +165,7 @@ pub const ALL_STEPS: &[&str] = &[
     "optional",
     "choose",
     "repeat",
+    "until",
     "path",
     "groupCount",
     "group",
@@ -177,7 +195,12 @@ impl GremlinDialect {
 
     /// Whether the dialect accepts step `name` and answers it as TinkerPop does.
     pub fn allows(&self, name: &str) -> bool {
-        self.steps.contains(name) && !self.differs.iter().any(|(n, _)| *n == name)
+        self.accepts(name) && !self.differs.iter().any(|(n, _)| *n == name)
+    }
+
+    /// Whether the dialect accepts step `name` at all, however it answers.
+    pub fn accepts(&self, name: &str) -> bool {
+        self.steps.contains(name)
     }
 
     /// The steps both accept; spelling stays `self`'s (a campaign renders

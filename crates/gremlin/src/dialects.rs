@@ -25,7 +25,9 @@ fn tinkerpop() -> GremlinDialect {
         terminal: "",
         steps: ALL_STEPS.iter().copied().collect(),
         differs: Vec::new(),
-        quirks: Quirks::NONE,
+        // A server numbers the vertices its own way (TinkerGraph counts
+        // vertices and edges together; JanusGraph makes long ids).
+        quirks: Quirks { generated_ids: false, ..Quirks::NONE },
     }
 }
 
@@ -41,7 +43,9 @@ fn grafeo() -> GremlinDialect {
         label_token: "T.label",
         terminal: "",
         // `Unknown step` or `Expected V, E, addV, or addE` from its parser.
-        steps: all_but(&["inject", "is", "simplePath", "cyclicPath", "tail"]),
+        // `until` needs `loops()` to be bounded ("Unknown step: Loops"); an
+        // unbounded one runs forever on a cycle, as TinkerPop's would.
+        steps: all_but(&["inject", "is", "simplePath", "cyclicPath", "tail", "until"]),
         differs: vec![
             ("path", "path() returns the current element, never a path: g.V().out().path()"),
             ("coalesce", "coalesce() picks one branch for the whole input, not per traverser"),
@@ -50,7 +54,8 @@ fn grafeo() -> GremlinDialect {
             ("group", "group().by(k) holds node ids, and a second by(count()) is ignored"),
             ("project", "project().by(<traversal>) returns the vertex itself"),
             ("valueMap", "valueMap() holds single values, not lists; valueMap('k') is a column, not a map"),
-            ("id", "ids are the engine's own"),
+            ("id", "ids are integers, graphersal's strings: g.V(3).id() is 3 here, '3' there"),
+            ("properties", "properties() returns the element itself: g.V(3).properties('k2') gives the vertex"),
         ],
         quirks: Quirks {
             // g.V().bothE().order().by('gid', asc).otherV().out(): "Variable '_v1' is not a node".
@@ -78,6 +83,13 @@ fn grafeo() -> GremlinDialect {
             group_count_identity: false,
             // GA: g.V().values('k').sum() on an empty graph is [null].
             aggregate_of_nothing: false,
+            // V(3) is the vertex with gid 3, hasId(3, 5) keeps two vertices.
+            generated_ids: true,
+            // GC: g.V().inE().groupCount().by(T.label) is {null: n}.
+            edge_group_by_label: false,
+            // project('p').by(outE().count()): "Expected RParen, found OutE";
+            // by(values('k').fold()): "Expected RParen, found Dot".
+            chains_in_by: false,
         },
     }
 }
@@ -93,7 +105,11 @@ fn graphersal() -> GremlinDialect {
         label_token: "T.label",
         terminal: ".toList()",
         steps: all_but(&[]),
-        differs: vec![("id", "ids are the engine's own")],
+        differs: vec![
+            ("id", "ids are strings, Grafeo's integers: g.V(3).id() is '3' here, 3 there"),
+            ("properties", "properties('k2') yields the bare values, not property objects"),
+        ],
+        // V(3) is the vertex with gid 3, as in Grafeo.
         quirks: Quirks::NONE,
     }
 }

@@ -25,8 +25,10 @@ pub enum Ty {
     Value(PropertyType),
     /// A number a reducing step made (`count`, `sum`, `mean`).
     Number,
-    /// Label strings.
+    /// Label strings, or ids (opaque scalars).
     Label,
+    /// Property objects (`properties`).
+    Property,
     /// Paths.
     Path,
     /// Maps (`valueMap`, `group`, `project`, `select`).
@@ -54,9 +56,10 @@ impl Default for GremlinConfig {
 }
 
 impl GremlinConfig {
-    /// Whether step `name` may be generated for `dialect`.
+    /// Whether step `name` may be generated for `dialect`: for comparison,
+    /// what it answers as TinkerPop does; for crashes, all it accepts.
     pub fn allows(&self, dialect: &GremlinDialect, name: &str) -> bool {
-        dialect.allows(name) && !(self.deterministic && name == "id")
+        if self.deterministic { dialect.allows(name) && name != "id" } else { dialect.accepts(name) }
     }
 
     /// The steps (and sources) that may be generated for `dialect`, for coverage.
@@ -94,6 +97,8 @@ pub struct TraversalGenerator<'a> {
     /// Values per key and per (owner, key).
     values: BTreeMap<String, Vec<Value>>,
     owner_values: BTreeMap<(String, String), Vec<Value>>,
+    /// The generated vertex ids, for `V(id)` and `hasId`.
+    ids: Vec<i64>,
 }
 
 /// Where a walk is: the traversers' type and what is known about them.
@@ -178,7 +183,22 @@ impl<'a> TraversalGenerator<'a> {
             keys_of,
             values,
             owner_values,
+            ids: graph.nodes.iter().map(|n| n.id).collect(),
         }
+    }
+
+    /// One to three distinct vertex ids, one of them now and then absent from
+    /// the graph; `None` where ids are the engine's own and answers compared.
+    fn vertex_ids(&self, rng: &mut CaseRng) -> Option<Vec<i64>> {
+        if self.ids.is_empty() || !self.sound(self.dialect.quirks.generated_ids) {
+            return None;
+        }
+        let n = rng.random_range(1..=3);
+        let mut ids: Vec<i64> = self.ids.choose_multiple(rng, n).copied().collect();
+        if rng.random_bool(0.1) {
+            ids.push(self.ids.iter().max().copied().unwrap_or(0) + 1);
+        }
+        Some(ids)
     }
 
     fn allows(&self, step: &str) -> bool {
@@ -201,6 +221,8 @@ impl<'a> TraversalGenerator<'a> {
             let n = rng.random_range(1..=4);
             let vals = (0..n).map(|_| self.any_value(ty, rng)).collect();
             (Source::Inject(vals), Ty::Value(ty))
+        } else if let Some(ids) = (roll < 17 && self.allows("V(id)")).then(|| self.vertex_ids(rng)).flatten() {
+            (Source::VIds(ids), Ty::Vertex)
         } else {
             (Source::V, Ty::Vertex)
         };
@@ -251,7 +273,7 @@ impl<'a> TraversalGenerator<'a> {
                 Ty::Value(t) => self.value_step(&mut next, t, rng),
                 Ty::Number | Ty::Label => self.scalar_step(&mut next, rng),
                 Ty::List => self.list_step(&mut next, rng),
-                Ty::Map | Ty::Path => self.count_or_dedup(&mut next, rng),
+                Ty::Map | Ty::Path | Ty::Property => self.count_or_dedup(&mut next, rng),
             };
             if let Some(s) = s
                 && self.allows(s.name())
@@ -297,6 +319,7 @@ impl<'a> TraversalGenerator<'a> {
                 at.moved_since_as = true;
                 Step::MoveE(dir, types)
             }
+            32..=33 if self.allows("hasId") => Step::HasId(self.vertex_ids(rng)?),
             32..=43 => self.has(at, true, rng)?,
             44..=46 if !self.labels.is_empty() => {
                 let l = self.labels.choose(rng)?.clone();
@@ -338,6 +361,12 @@ impl<'a> TraversalGenerator<'a> {
                 let o = if rng.random_bool(0.5) { Order::Asc } else { Order::Desc };
                 Step::Order(vec![(By::Key(ID_PROPERTY.into()), o)])
             }
+            65 if self.allows("properties") => {
+                at.ty = Ty::Property;
+                at.ordered = false;
+                let keys = self.owner_keys(at.owner.as_ref(), true);
+                Step::Properties(keys.iter().filter(|_| rng.random_bool(0.4)).cloned().collect())
+            }
             65..=71 => {
                 let key = self.owner_keys(at.owner.as_ref(), true).choose(rng)?.clone();
                 at.ty = Ty::Value(*self.key_types.get(&key)?);
@@ -355,6 +384,8 @@ impl<'a> TraversalGenerator<'a> {
                 };
                 if rng.random_bool(0.5) { Step::ElementMap(pick) } else { Step::ValueMap(pick) }
             }
+            // An id is opaque: engines give it as an integer or a string.
+            74 if self.allows("id") => becomes(at, Ty::Label, Step::Id),
             74..=75 => becomes(at, Ty::Label, Step::Label),
             76..=79 => becomes(at, Ty::Number, Step::Count),
             80..=84 if depth < 2 => self.branching(at, rng, depth)?,
@@ -364,10 +395,17 @@ impl<'a> TraversalGenerator<'a> {
                 at.owner = None;
                 at.ordered = false;
                 at.moved_since_as = true;
+                let until = if self.allows("until") && rng.random_bool(0.4) {
+                    let inner = At { owner: None, ..at.clone() };
+                    Some(self.filter_traversal(&inner, rng, depth + 1)?)
+                } else {
+                    None
+                };
                 Step::Repeat {
                     body: vec![Step::Move(dir, types)],
                     times: rng.random_range(1..=3),
                     emit: rng.random_bool(0.3),
+                    until,
                 }
             }
             88..=89 if !nested && at.moved_since_as => {
@@ -407,11 +445,16 @@ impl<'a> TraversalGenerator<'a> {
                 at.ordered = false;
                 let key = self.owner_keys(at.owner.as_ref(), true).choose(rng)?.clone();
                 let dir = *[Direction::Out, Direction::In, Direction::Both].choose(rng)?;
-                Step::Project(vec![
-                    ("p0".into(), By::Label),
-                    ("p1".into(), By::Traversal(vec![Step::MoveE(dir, Vec::new()), Step::Count])),
-                    ("p2".into(), By::Traversal(vec![Step::Values(vec![key]), Step::Fold])),
-                ])
+                let mut items = vec![("p0".into(), By::Label)];
+                if self.dialect.quirks.chains_in_by {
+                    items.push(("p1".into(), By::Traversal(vec![Step::MoveE(dir, Vec::new()), Step::Count])));
+                }
+                let mut values = vec![Step::Values(vec![key])];
+                if self.dialect.quirks.chains_in_by {
+                    values.push(Step::Fold);
+                }
+                items.push(("p2".into(), By::Traversal(values)));
+                Step::Project(items)
             }
             _ => return None,
         })
@@ -516,7 +559,7 @@ impl<'a> TraversalGenerator<'a> {
                 at.edge_fresh = false;
                 Step::Order(vec![(By::Key(ID_PROPERTY.into()), Order::Asc)])
             }
-            91..=95 if !nested => {
+            91..=95 if !nested && self.sound(self.dialect.quirks.edge_group_by_label) => {
                 at.ty = Ty::Map;
                 at.ordered = false;
                 Step::GroupCount(By::Label)

@@ -15,6 +15,12 @@ pub fn smaller(t: &Traversal) -> Vec<Traversal> {
     for steps in smaller_steps(&t.steps) {
         out.push(Traversal { source: t.source.clone(), steps });
     }
+    if let crate::ast::Source::VIds(ids) = &t.source {
+        let fewer = (ids.len() > 1).then(|| ids.iter().map(|i| crate::ast::Source::VIds(vec![*i])));
+        for source in std::iter::once(crate::ast::Source::V).chain(fewer.into_iter().flatten()) {
+            out.push(Traversal { source, steps: t.steps.clone() });
+        }
+    }
     out.dedup();
     out
 }
@@ -93,16 +99,30 @@ fn smaller_step(s: &Step) -> Vec<Step> {
         Step::Union(ts) => smaller_list(ts, 1).into_iter().map(Step::Union).collect(),
         Step::Coalesce(ts) => smaller_list(ts, 1).into_iter().map(Step::Coalesce).collect(),
         Step::Choose(c, a, _) => vec![Step::Where(c.clone()), Step::Optional(a.clone())],
-        Step::Repeat { body, times, emit } => {
+        Step::Repeat { body, times, emit, until } => {
+            let repeat = |times: u32, emit: bool, until: Option<Vec<Step>>| Step::Repeat {
+                body: body.clone(),
+                times,
+                emit,
+                until,
+            };
             let mut v = Vec::new();
+            if until.is_some() {
+                v.push(repeat(*times, *emit, None));
+            }
             if *times > 1 {
-                v.push(Step::Repeat { body: body.clone(), times: times - 1, emit: *emit });
+                v.push(repeat(times - 1, *emit, until.clone()));
             }
             if *emit {
-                v.push(Step::Repeat { body: body.clone(), times: *times, emit: false });
+                v.push(repeat(*times, false, until.clone()));
+            }
+            if let Some(c) = until {
+                v.extend(smaller_nested(c).into_iter().map(|c| repeat(*times, *emit, Some(c))));
             }
             v
         }
+        Step::HasId(ids) if ids.len() > 1 => ids.iter().map(|i| Step::HasId(vec![*i])).collect(),
+        Step::Properties(ks) if ks.len() > 1 => ks.iter().map(|k| Step::Properties(vec![k.clone()])).collect(),
         Step::Project(items) if items.len() > 1 => (0..items.len())
             .map(|i| {
                 let mut v = items.clone();
@@ -135,5 +155,27 @@ fn smaller_predicate(p: &Predicate) -> Vec<Predicate> {
         Predicate::Inside(a, _) | Predicate::Between(a, _) => vec![Predicate::Gt(a.clone())],
         Predicate::Outside(a, _) => vec![Predicate::Lt(a.clone())],
         _ => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::smaller;
+    use crate::ast::{Direction, Source, Step, Traversal};
+
+    #[test]
+    fn ids_and_until_shrink_toward_plain_forms() {
+        let repeat =
+            |until| Step::Repeat { body: vec![Step::Move(Direction::Out, vec![])], times: 2, emit: false, until };
+        let t = Traversal {
+            source: Source::VIds(vec![1, 2]),
+            steps: vec![Step::HasId(vec![1, 2]), repeat(Some(vec![Step::HasKey("k".into())]))],
+        };
+        let all = smaller(&t);
+        let has = |source: Source, steps: Vec<Step>| all.contains(&Traversal { source, steps });
+        assert!(has(Source::V, t.steps.clone()), "V(ids) becomes V()");
+        assert!(has(Source::VIds(vec![2]), t.steps.clone()), "one id of two");
+        assert!(has(t.source.clone(), vec![Step::HasId(vec![1]), t.steps[1].clone()]), "hasId of one id");
+        assert!(has(t.source.clone(), vec![t.steps[0].clone(), repeat(None)]), "until dropped for times");
     }
 }

@@ -13,6 +13,9 @@ pub fn render(t: &Traversal, d: &GremlinDialect) -> String {
     match &t.source {
         Source::V => out.push_str("V()"),
         Source::E => out.push_str("E()"),
+        Source::VIds(ids) => {
+            let _ = write!(out, "V({})", ids_list(ids));
+        }
         Source::Inject(values) => {
             let _ = write!(out, "inject({})", list(values, d));
         }
@@ -39,6 +42,10 @@ fn anonymous(steps: &[Step], d: &GremlinDialect) -> String {
         step(&mut out, s, d);
     }
     out
+}
+
+fn ids_list(ids: &[i64]) -> String {
+    ids.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")
 }
 
 fn anonymous_list(ts: &[Vec<Step>], d: &GremlinDialect) -> String {
@@ -118,6 +125,7 @@ fn step(out: &mut String, s: &Step, d: &GremlinDialect) {
         Step::HasLabelKey(l, k, p) => write!(out, "has({}, {}, {})", string(l, d), string(k, d), predicate(p, d)),
         Step::HasLabel(ls) => write!(out, "hasLabel({})", strings(ls, d)),
         Step::HasNot(k) => write!(out, "hasNot({})", string(k, d)),
+        Step::HasId(ids) => write!(out, "hasId({})", ids_list(ids)),
         Step::Is(p) => write!(out, "is({})", predicate(p, d)),
         Step::Where(t) => write!(out, "where({})", anonymous(t, d)),
         Step::Not(t) => write!(out, "not({})", anonymous(t, d)),
@@ -157,6 +165,7 @@ fn step(out: &mut String, s: &Step, d: &GremlinDialect) {
         Step::ValueMap(ks) => write!(out, "valueMap({})", strings(ks, d)),
         Step::ElementMap(ks) => write!(out, "elementMap({})", strings(ks, d)),
         Step::Id => write!(out, "id()"),
+        Step::Properties(ks) => write!(out, "properties({})", strings(ks, d)),
         Step::Label => write!(out, "label()"),
         Step::Constant(v) => write!(out, "constant({})", literal(v, d)),
         Step::Union(ts) => write!(out, "union({})", anonymous_list(ts, d)),
@@ -165,12 +174,18 @@ fn step(out: &mut String, s: &Step, d: &GremlinDialect) {
         Step::Choose(c, a, b) => {
             write!(out, "choose({}, {}, {})", anonymous(c, d), anonymous(a, d), anonymous(b, d))
         }
-        Step::Repeat { body, times, emit } => {
+        Step::Repeat { body, times, emit, until } => {
             let _ = write!(out, "repeat({})", anonymous(body, d));
             if *emit {
                 let _ = write!(out, ".emit()");
             }
-            write!(out, ".times({times})")
+            match until {
+                None => write!(out, ".times({times})"),
+                Some(c) => {
+                    let a = d.anonymous;
+                    write!(out, ".until({a}or({}, {a}loops().is({times})))", anonymous(c, d))
+                }
+            }
         }
         Step::Path => write!(out, "path()"),
         Step::GroupCount(b) => {
@@ -194,4 +209,49 @@ fn step(out: &mut String, s: &Step, d: &GremlinDialect) {
             Ok(())
         }
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::render;
+    use crate::GremlinDialect;
+    use crate::ast::{Direction, Source, Step, Traversal};
+
+    fn both(t: &Traversal) -> (String, String) {
+        let g = GremlinDialect::builtin("graphersal").expect("built in");
+        (render(t, GremlinDialect::tinkerpop()), render(t, g))
+    }
+
+    #[test]
+    fn ids_properties_and_a_bounded_until_render_in_each_dialect() {
+        let t = Traversal {
+            source: Source::VIds(vec![3, 5]),
+            steps: vec![
+                Step::HasId(vec![5]),
+                Step::Repeat {
+                    body: vec![Step::Move(Direction::Out, vec!["T0".into()])],
+                    times: 2,
+                    emit: true,
+                    until: Some(vec![Step::HasKey("k1".into())]),
+                },
+                Step::Properties(vec!["k2".into()]),
+                Step::Count,
+            ],
+        };
+        let (tinkerpop, graphersal) = both(&t);
+        assert_eq!(
+            tinkerpop,
+            "g.V(3, 5).hasId(5).repeat(__.out('T0')).emit().until(__.or(__.has('k1'), __.loops().is(2)))\
+             .properties('k2').count()"
+        );
+        assert_eq!(
+            graphersal,
+            "g.V(3, 5).hasId(5).repeat(__.out(\"T0\")).emit().until(__.or(__.has(\"k1\"), __.loops().is(2)))\
+             .properties(\"k2\").count().toList()"
+        );
+        let names: Vec<&str> = t.step_names().into_iter().collect();
+        for n in ["V(id)", "hasId", "until", "properties"] {
+            assert!(names.contains(&n), "{n} is counted for coverage: {names:?}");
+        }
+    }
 }

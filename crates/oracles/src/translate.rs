@@ -89,9 +89,12 @@ pub fn to_cypher(t: &Traversal) -> Result<Translation, &'static str> {
         limit: None,
     };
     match &t.source {
-        Source::V => {
+        Source::V | Source::VIds(_) => {
             let n = tr.name("n");
             tr.clauses.push(matching(node(&n), Vec::new()));
+            if let Source::VIds(ids) = &t.source {
+                tr.filter(ids_test(&n, ids));
+            }
             tr.holds = Holds::Vertex(n);
         }
         Source::E => {
@@ -139,6 +142,13 @@ fn matching(start: NodePattern, hops: Vec<(RelPattern, NodePattern)>) -> Clause 
         guard: None,
         predicate: None,
     }
+}
+
+/// `x.gid IN [ids]`: the fragment's ids are the generated ones (generation
+/// uses them only on engines whose dialect says so).
+fn ids_test(x: &str, ids: &[i64]) -> Expr {
+    let ids = Value::List(ids.iter().map(|i| Value::Int(*i)).collect());
+    Expr::binary(BinOp::In, prop(x, graphlancer_model::ID_PROPERTY), Expr::lit(ids))
 }
 
 fn prop(var: &str, key: &str) -> Expr {
@@ -338,6 +348,10 @@ impl Tr {
                 let (x, vertex) = self.element()?;
                 self.filter(label_test(&x, vertex, ls));
             }
+            Step::HasId(ids) => {
+                let x = self.vertex()?;
+                self.filter(ids_test(&x, ids));
+            }
             Step::Is(p) => {
                 let Holds::Value(v) = &self.holds else { return Err("is() on elements") };
                 let e = Expr::var(v);
@@ -480,7 +494,8 @@ impl Tr {
                 self.reshape();
                 self.holds = Holds::Vertex(x);
             }
-            Step::Repeat { body, times, emit } => {
+            Step::Repeat { until: Some(_), .. } => return Err("repeat().until() stops each traverser on its own"),
+            Step::Repeat { body, times, emit, until: None } => {
                 let [Step::Move(dir, types)] = body.as_slice() else { return Err("repeat() of more than one move") };
                 let a = self.vertex()?;
                 self.reshape();
@@ -652,6 +667,19 @@ mod tests {
     }
 
     #[test]
+    fn ids_are_the_generated_ids_and_until_is_refused() {
+        let q = cypher(Source::VIds(vec![3, 5]), vec![Step::Move(Direction::In, vec![]), Step::HasId(vec![1])]);
+        assert_eq!(q, "MATCH (n0) WHERE (n0.gid IN [3, 5]) MATCH (n0)<-[]-(n1) WHERE (n1.gid IN [1]) RETURN n1 AS n1");
+        let until = Step::Repeat {
+            body: vec![Step::Move(Direction::Out, vec![])],
+            times: 2,
+            emit: false,
+            until: Some(vec![Step::HasKey("k".into())]),
+        };
+        assert!(to_cypher(&Traversal { source: Source::V, steps: vec![until] }).is_err());
+    }
+
+    #[test]
     fn both_walks_a_self_loop_twice_and_aggregates_of_nothing_give_no_row() {
         let q = cypher(Source::V, vec![Step::Move(Direction::Both, vec![]), Step::Values(vec!["k".into()]), Step::Sum]);
         assert_eq!(
@@ -688,7 +716,7 @@ mod tests {
             Source::V,
             vec![
                 Step::As("a".into()),
-                Step::Repeat { body: vec![Step::Move(Direction::Out, vec![])], times: 2, emit: true },
+                Step::Repeat { body: vec![Step::Move(Direction::Out, vec![])], times: 2, emit: true, until: None },
                 Step::Select(vec!["a".into()]),
             ],
         );

@@ -45,6 +45,9 @@ pub fn traversal_estimate(t: &graphlancer_gremlin::Traversal, graph: &Graph) -> 
     let start = match &t.source {
         Source::V => Walk::Vertices(vec![1.0; graph.nodes.len()]),
         Source::E => Walk::Edges(graph.relationships.iter().map(|_| [0.0, 0.0, 1.0]).collect()),
+        Source::VIds(ids) => {
+            Walk::Vertices(graph.nodes.iter().map(|n| if ids.contains(&n.id) { 1.0 } else { 0.0 }).collect())
+        }
         Source::Inject(v) => Walk::Other(v.len() as f64),
     };
     let index: std::collections::BTreeMap<i64, usize> =
@@ -161,7 +164,8 @@ impl Walker<'_> {
                     Walk::Vertices(out)
                 }
                 (Step::Dedup, Walk::Vertices(c)) => Walk::Vertices(c.into_iter().map(|x| x.min(1.0)).collect()),
-                (Step::Repeat { body, times, emit }, w) => {
+                // An `until` stops traversers early: `times` bounds the walk.
+                (Step::Repeat { body, times, emit, .. }, w) => {
                     let mut w = w;
                     let mut emitted: Option<Walk> = None;
                     for _ in 0..*times {
@@ -425,7 +429,12 @@ mod traversal_tests {
         let g = star(30);
         let both = |times| Traversal {
             source: Source::V,
-            steps: vec![Step::Repeat { body: vec![Step::Move(Direction::Both, vec![])], times, emit: false }],
+            steps: vec![Step::Repeat {
+                body: vec![Step::Move(Direction::Both, vec![])],
+                times,
+                emit: false,
+                until: None,
+            }],
         };
         // Two hops: the hub reaches each spoke and back (30), and each
         // spoke reaches the hub and then any of the 30 spokes (30 * 30).

@@ -77,7 +77,42 @@ fn graphersal_and_grafeo_answer_traversals_as_the_graph_says() {
             let original = g.relationships.iter().find(|x| Some(x.id) == r.identity()).expect("a generated edge");
             assert_eq!((r.start, r.end), (Some(original.start), Some(original.end)), "{spec}: edge endpoints");
         }
+        // V(id) and hasId name the generated ids: both dialects say so.
+        let ids = [g.nodes[3].id, g.nodes[7].id];
+        let picked = column(e.as_mut(), &format!("g.V({}, {}).values({q}gid{q})", ids[0], ids[1]));
+        assert_eq!(sorted(picked), sorted(ids.map(Value::Int).to_vec()), "{spec}: V(ids)");
+        let kept = column(e.as_mut(), &format!("g.V().hasId({}).values({q}gid{q})", ids[1]));
+        assert_eq!(kept, vec![Value::Int(ids[1])], "{spec}: hasId");
     }
+}
+
+/// `repeat().until()` bounded by `loops()`, as the generator writes it, on
+/// graphersal (Grafeo has no `loops()`): each traverser stops at the first
+/// vertex holding the key, or after `times` hops, and the answer is the
+/// do-while walk computed here from the generated graph.
+#[test]
+fn graphersal_stops_a_bounded_until_where_the_graph_says() {
+    let g = one_label_graph(11);
+    let key = g.schema.labels[0].keys[0].clone();
+    let has_key: BTreeMap<i64, bool> = g.nodes.iter().map(|n| (n.id, n.properties.contains_key(&key))).collect();
+    let times = 3;
+    let mut frontier: Vec<i64> = g.nodes.iter().map(|n| n.id).collect();
+    let mut stopped = Vec::new();
+    for loops in 1..=times {
+        let next: Vec<i64> = frontier
+            .iter()
+            .flat_map(|v| g.relationships.iter().filter(move |r| r.start == *v).map(|r| r.end))
+            .collect();
+        frontier = Vec::new();
+        for v in next {
+            if has_key[&v] || loops == times { stopped.push(Value::Int(v)) } else { frontier.push(v) }
+        }
+    }
+    assert!(!stopped.is_empty(), "the walk reaches somewhere");
+    let mut e = open("graphersal");
+    e.load(&g).expect("loads");
+    let text = format!(r#"g.V().repeat(__.out()).until(__.or(__.has("{key}"), __.loops().is({times}))).values("gid")"#);
+    assert_eq!(sorted(column(e.as_mut(), &text)), sorted(stopped), "{text}");
 }
 
 #[test]
