@@ -140,7 +140,7 @@ impl GraphLimits {
 pub const DIFFERS: &str = "differs";
 
 /// The profile names built in.
-pub const BUILT_IN: &[&str] = &["neo4j5", "memgraph", "falkordb", "grafeo", "kuzu", "arcadedb"];
+pub const BUILT_IN: &[&str] = &["neo4j5", "memgraph", "falkordb", "grafeo", "kuzu", "arcadedb", "reference"];
 
 fn built_in_text(name: &str) -> Option<&'static str> {
     Some(match name {
@@ -150,6 +150,7 @@ fn built_in_text(name: &str) -> Option<&'static str> {
         "grafeo" => include_str!("../profiles/grafeo.toml"),
         "kuzu" => include_str!("../profiles/kuzu.toml"),
         "arcadedb" => include_str!("../profiles/arcadedb.toml"),
+        "reference" => include_str!("../profiles/reference.toml"),
         _ => return None,
     })
 }

@@ -22,6 +22,7 @@ pub mod install;
 pub mod outcome;
 pub mod plan;
 mod process;
+pub mod reference;
 pub mod settings;
 pub mod spec;
 
@@ -81,6 +82,16 @@ pub trait Engine {
     /// Runs one query. A query that writes leaves the loaded graph as it was:
     /// the adapter restores it before the next query.
     fn execute(&mut self, query: &str, opts: &ExecOptions) -> Result<Outcome, EngineError>;
+    /// Runs one generated query: its text, and its AST for an engine that
+    /// reads the AST rather than the text (the reference).
+    fn execute_generated(
+        &mut self,
+        query: &str,
+        _ast: Option<&graphlancer_cypher::ast::Query>,
+        opts: &ExecOptions,
+    ) -> Result<Outcome, EngineError> {
+        self.execute(query, opts)
+    }
     /// The operators of the plan the engine would run `query` with, in plan
     /// order, where it can say (`EXPLAIN`); `None` where it cannot, or where
     /// it refused to plan the query.

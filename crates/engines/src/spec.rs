@@ -25,6 +25,9 @@ pub enum EngineSpec {
     },
     /// Embedded graphersal (Gremlin only) in an engine host.
     Graphersal,
+    /// graphlancer's reference engine: the right answer of a generated
+    /// query, computed from the generated graph (in process).
+    Reference,
     /// A Gremlin Server (TinkerGraph, JanusGraph, HugeGraph, ...) at `HOST:PORT`.
     GremlinServer {
         /// `HOST:PORT`.
@@ -165,6 +168,7 @@ impl EngineSpec {
             EngineSpec::ArcadeDbManaged
             | EngineSpec::Bolt { .. }
             | EngineSpec::Graphersal
+            | EngineSpec::Reference
             | EngineSpec::GremlinServer { .. } => "",
         }
     }
@@ -183,6 +187,7 @@ impl EngineSpec {
             EngineSpec::ArcadeDbManaged
             | EngineSpec::Bolt { .. }
             | EngineSpec::Graphersal
+            | EngineSpec::Reference
             | EngineSpec::GremlinServer { .. } => return None,
         })
     }
@@ -197,11 +202,15 @@ impl FromStr for EngineSpec {
         if base == "arcadedb" && query.is_none() {
             return Ok(EngineSpec::ArcadeDbManaged);
         }
-        if base == "graphersal" {
-            return match query {
-                None => Ok(EngineSpec::Graphersal),
-                Some(_) => Err(SpecError::Setting { spec: s.to_owned(), detail: "graphersal has no settings".into() }),
-            };
+        for (name, spec) in [("graphersal", EngineSpec::Graphersal), ("reference", EngineSpec::Reference)] {
+            if base == name {
+                return match query {
+                    None => Ok(spec),
+                    Some(_) => {
+                        Err(SpecError::Setting { spec: s.to_owned(), detail: format!("{name} has no settings") })
+                    }
+                };
+            }
         }
         if let Some(address) = address_of(base, "gremlin") {
             return match query {
@@ -264,6 +273,7 @@ impl fmt::Display for EngineSpec {
             }
             EngineSpec::ArcadeDbManaged => f.write_str("arcadedb"),
             EngineSpec::Graphersal => f.write_str("graphersal"),
+            EngineSpec::Reference => f.write_str("reference"),
             EngineSpec::GremlinServer { address } => write!(f, "gremlin://{address}"),
             EngineSpec::Bolt { scheme, address, dialect, user, password: _, database } => {
                 write!(f, "{scheme}://{address}")?;
@@ -321,6 +331,7 @@ pub fn open(spec: &EngineSpec, options: &OpenOptions) -> Result<Box<dyn Engine>,
         EngineSpec::GremlinServer { address } => {
             Box::new(crate::gremlin_server::GremlinServer::connect(spec.to_string(), address)?)
         }
+        EngineSpec::Reference => Box::new(crate::reference::Reference::default()),
         EngineSpec::ArcadeDbManaged => {
             let python = engines_dir("arcadedb")?.python("arcadedb", "arcadedb-embedded", ARCADEDB_VERSION)?;
             Box::new(BoltEngine::managed_arcadedb(ManagedArcadeDb::start(python)?)?)

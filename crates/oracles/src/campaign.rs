@@ -875,7 +875,7 @@ impl Campaign {
         for e in &mut self.engines {
             let text = q.text_for(e.as_ref());
             let t = Instant::now();
-            outcomes.push(e.execute(&text, &exec)?);
+            outcomes.push(e.execute_generated(&text, q.cypher_ast(), &exec)?);
             waited.push(t.elapsed());
         }
         let text = &q.text;

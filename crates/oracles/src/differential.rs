@@ -5,7 +5,7 @@
 //! oracle's, and answers graphlancer could not read are nobody's finding.
 
 use graphlancer_cypher::check::result_types;
-use graphlancer_engines::Outcome;
+use graphlancer_engines::{ErrorClass, Outcome};
 use graphlancer_model::{CaseRng, Comparison, Difference, ResultSet, RowOrder, Tolerance, Value, compare};
 
 use crate::oracle::{BuildCx, CaseQuery, Finding, JudgeCx, Oracle, OracleKind, TestCase, Verdict};
@@ -34,8 +34,37 @@ impl Oracle for Differential {
     }
 
     fn judge(&self, cx: &JudgeCx<'_>, case: &TestCase, outcomes: &[Vec<Outcome>]) -> Verdict {
-        let pairs: Vec<(usize, usize)> = (1..cx.names.len()).map(|i| (0, i)).collect();
-        judge_pairs(OracleKind::Differential, cx, case, outcomes, &pairs)
+        // With the reference among the engines, every engine is compared to
+        // it, and a finding names each engine that differs from it as wrong.
+        let truth = cx.names.iter().position(|n| n == REFERENCE);
+        let first = truth.unwrap_or(0);
+        let pairs: Vec<(usize, usize)> = (0..cx.names.len()).filter(|&i| i != first).map(|i| (first, i)).collect();
+        let verdict = judge_pairs(OracleKind::Differential, cx, case, outcomes, &pairs);
+        match (verdict, truth, outcomes.first()) {
+            (Verdict::Finding(mut f), Some(t), Some(answers)) => {
+                let wrong: Vec<&str> = (0..cx.names.len())
+                    .filter(|&i| i != t && !same_answer(&answers[t], &answers[i], case))
+                    .map(|i| cx.names[i].as_str())
+                    .collect();
+                f.summary = format!("{} wrong, by the reference: {}", wrong.join(" and "), f.summary);
+                Verdict::Finding(f)
+            }
+            (v, ..) => v,
+        }
+    }
+}
+
+/// The name of graphlancer's reference engine: its answer is the right one,
+/// and what it does not compute (`unsupported`) is no finding.
+pub const REFERENCE: &str = "reference";
+
+/// Whether two outcomes of the case's first query are the same answer.
+fn same_answer(a: &Outcome, b: &Outcome, case: &TestCase) -> bool {
+    let order = case.queries.first().and_then(|q| q.order_columns.clone()).map_or(RowOrder::Bag, RowOrder::SortedBy);
+    match (a, b) {
+        (Outcome::Rows(x), Outcome::Rows(y)) => compare(x, y, &order, Tolerance::default()) == Comparison::Equal,
+        (Outcome::Error { class: x, .. }, Outcome::Error { class: y, .. }) => x == y,
+        _ => false,
     }
 }
 
@@ -81,6 +110,11 @@ pub(crate) fn judge_pairs(
                 query: None,
             })
         };
+        let open =
+            |o: &Outcome, n: &str| n == REFERENCE && matches!(o, Outcome::Error { class: ErrorClass::Unsupported, .. });
+        if open(first, first_name) || open(other, name) {
+            continue;
+        }
         match (first, other) {
             (Outcome::Rows(x), Outcome::Rows(y)) => {
                 if let Comparison::Differ(d) = compare(x, y, &order, Tolerance::default()) {

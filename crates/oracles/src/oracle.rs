@@ -139,6 +139,11 @@ impl CaseQuery {
         }
     }
 
+    /// The AST of a Cypher query, for an engine that reads it (the reference).
+    pub fn cypher_ast(&self) -> Option<&Query> {
+        (self.traversal.is_none() && !self.ast.parts.is_empty()).then_some(&self.ast)
+    }
+
     /// What the query is made of, for signatures: Cypher's constructs, or
     /// a traversal's step names.
     pub fn constructs(&self) -> String {

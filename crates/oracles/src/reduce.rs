@@ -420,7 +420,7 @@ pub fn outcomes(
         .iter()
         .map(|q| {
             let exec = ExecOptions { language: q.language(), ..*exec };
-            engines.iter_mut().map(|e| e.execute(&q.text_for(e.as_ref()), &exec)).collect()
+            engines.iter_mut().map(|e| e.execute_generated(&q.text_for(e.as_ref()), q.cypher_ast(), &exec)).collect()
         })
         .collect()
 }

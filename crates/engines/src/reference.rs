@@ -1,0 +1,77 @@
+//! The reference engine as an engine: it answers the generated queries of
+//! a campaign from their AST, in process. It reads no Cypher text: a query
+//! given only as text (`exec`) is refused as unsupported.
+
+use graphlancer_cypher::ast::Query;
+use graphlancer_model::{Graph, ResultSet};
+use graphlancer_reference::FailureKind;
+
+use crate::{Engine, EngineError, ErrorClass, ExecOptions, Outcome};
+
+/// graphlancer's reference engine over the loaded graph.
+#[derive(Debug, Default)]
+pub struct Reference {
+    store: graphlancer_reference::Store,
+}
+
+impl Engine for Reference {
+    fn name(&self) -> &str {
+        "reference"
+    }
+
+    fn version(&self) -> &str {
+        env!("CARGO_PKG_VERSION")
+    }
+
+    fn dialect(&self) -> &'static str {
+        "reference"
+    }
+
+    fn load(&mut self, graph: &Graph) -> Result<(), EngineError> {
+        self.store = graphlancer_reference::Store::of(graph);
+        Ok(())
+    }
+
+    fn execute(&mut self, _query: &str, _opts: &ExecOptions) -> Result<Outcome, EngineError> {
+        Ok(Outcome::Error {
+            class: ErrorClass::Unsupported,
+            message: "the reference answers generated queries from their AST; it does not parse Cypher text".into(),
+        })
+    }
+
+    fn execute_generated(
+        &mut self,
+        query: &str,
+        ast: Option<&Query>,
+        opts: &ExecOptions,
+    ) -> Result<Outcome, EngineError> {
+        let Some(ast) = ast.filter(|a| !a.parts.is_empty()) else { return self.execute(query, opts) };
+        // Each query runs on a copy: what it writes is gone after it.
+        let mut store = self.store.clone();
+        // A panic is a fault of ours, reported as the reference's internal error.
+        let answer =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| graphlancer_reference::run_on(&mut store, ast)));
+        Ok(match answer {
+            Err(panic) => {
+                let what = panic
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| panic.downcast_ref::<&str>().map(|s| (*s).to_owned()));
+                Outcome::Error {
+                    class: ErrorClass::Internal,
+                    message: format!("the reference panicked: {}", what.unwrap_or_default()),
+                }
+            }
+            Ok(Ok(a)) if a.rows.len() > opts.max_rows => Outcome::TooLarge { max_rows: opts.max_rows },
+            Ok(Ok(a)) => Outcome::Rows(ResultSet::new(a.columns, a.rows)),
+            Ok(Err(f)) => Outcome::Error {
+                class: match f.kind {
+                    FailureKind::Runtime => ErrorClass::Runtime,
+                    FailureKind::Semantic => ErrorClass::Semantic,
+                    FailureKind::Unsupported => ErrorClass::Unsupported,
+                },
+                message: f.message,
+            },
+        })
+    }
+}

@@ -1,0 +1,907 @@
+//! Clauses, one at a time over all rows (Cypher's clause-at-a-time
+//! semantics), and expressions.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use graphlancer_cypher::ast::{
+    BinOp, Clause, Expr, PathPattern, Projection, Quantifier, Query, RemoveItem, SetItem, SingleQuery,
+};
+
+use crate::store::{NodeRec, RelRec, Store, from_value};
+use crate::value::{Key, V, compare, equals, order};
+use crate::{Failure, FailureKind};
+
+/// A row: variables and their values.
+pub(crate) type Row = BTreeMap<String, V>;
+
+/// The evaluator over one store.
+pub(crate) struct Ev<'s> {
+    pub(crate) store: &'s mut Store,
+}
+
+type Table = (Vec<String>, Vec<Vec<V>>);
+
+impl<'s> Ev<'s> {
+    pub(crate) fn new(store: &'s mut Store) -> Self {
+        Self { store }
+    }
+
+    pub(crate) fn query(&mut self, q: &Query) -> Result<Table, Failure> {
+        let mut columns: Option<Vec<String>> = None;
+        let mut rows = Vec::new();
+        for part in &q.parts {
+            let (cols, part_rows) = self.single(part, vec![Row::new()])?;
+            let cols = cols.unwrap_or_default();
+            if columns.as_ref().is_some_and(|c| *c != cols) {
+                return Err(Failure::semantic("UNION parts return different columns"));
+            }
+            columns = Some(cols.clone());
+            rows.extend(
+                part_rows
+                    .into_iter()
+                    .map(|r| cols.iter().map(|c| r.get(c).cloned().unwrap_or(V::Null)).collect::<Vec<V>>()),
+            );
+        }
+        if q.parts.len() > 1 && !q.union_all {
+            rows = distinct(rows, |r: &Vec<V>| r.clone())?;
+        }
+        Ok((columns.unwrap_or_default(), rows))
+    }
+
+    /// Runs the clauses of `q` from `rows`; the columns are RETURN's, if any.
+    fn single(&mut self, q: &SingleQuery, mut rows: Vec<Row>) -> Result<(Option<Vec<String>>, Vec<Row>), Failure> {
+        let mut columns = None;
+        for c in &q.clauses {
+            if let Clause::Return(p) = c {
+                if p.star {
+                    return Err(Failure::unsupported("RETURN *: engines order its columns differently"));
+                }
+                columns = Some(p.items.iter().map(|(_, a)| a.clone()).collect());
+            }
+            rows = self.clause(c, rows)?;
+        }
+        Ok((columns, rows))
+    }
+
+    fn clause(&mut self, c: &Clause, rows: Vec<Row>) -> Result<Vec<Row>, Failure> {
+        match c {
+            Clause::Match { optional, patterns, guard, predicate } => {
+                let cond = Expr::and_all(guard.iter().chain(predicate.iter()).cloned());
+                let mut out = Vec::new();
+                for row in rows {
+                    let mut found = Vec::new();
+                    for m in self.match_patterns(patterns, &row)? {
+                        if self.holds(cond.as_ref(), &m)? {
+                            found.push(m);
+                        }
+                    }
+                    if found.is_empty() && *optional {
+                        let mut r = row.clone();
+                        for v in Self::new_variables(patterns, &row) {
+                            r.insert(v, V::Null);
+                        }
+                        found.push(r);
+                    }
+                    out.extend(found);
+                }
+                Ok(out)
+            }
+            Clause::Unwind { list, alias } => {
+                let mut out = Vec::new();
+                for row in rows {
+                    let items = match self.expr(list, &row)? {
+                        V::List(l) => l,
+                        V::Null => Vec::new(),
+                        other => vec![other],
+                    };
+                    for v in items {
+                        let mut r = row.clone();
+                        r.insert(alias.clone(), v);
+                        out.push(r);
+                    }
+                }
+                Ok(out)
+            }
+            Clause::With(p) | Clause::Return(p) => self.project(p, rows),
+            Clause::Call { imports, body, union_all } => {
+                let mut out = Vec::new();
+                for row in rows {
+                    let start: Row =
+                        imports.iter().filter_map(|v| row.get(v).map(|x| (v.clone(), x.clone()))).collect();
+                    for part in std::iter::once(body).chain(union_all) {
+                        let (_, returned) = self.single(part, vec![start.clone()])?;
+                        for r in returned {
+                            let mut joined = row.clone();
+                            joined.extend(r.into_iter().filter(|(k, _)| !imports.contains(k)));
+                            out.push(joined);
+                        }
+                    }
+                }
+                Ok(out)
+            }
+            Clause::Create { patterns } => {
+                let mut out = Vec::with_capacity(rows.len());
+                for row in rows {
+                    out.push(self.create(patterns, row)?);
+                }
+                Ok(out)
+            }
+            Clause::Merge { pattern, on_create, on_match } => {
+                let mut out = Vec::new();
+                for row in rows {
+                    let found = self.match_patterns(std::slice::from_ref(pattern), &row)?;
+                    if found.is_empty() {
+                        self.merge_nulls(pattern, &row)?;
+                        let created = self.create(std::slice::from_ref(pattern), row)?;
+                        out.push(self.set(on_create, created)?);
+                    } else {
+                        for m in found {
+                            out.push(self.set(on_match, m)?);
+                        }
+                    }
+                }
+                Ok(out)
+            }
+            Clause::Set { items } => rows.into_iter().map(|r| self.set(items, r)).collect(),
+            Clause::Remove { items } => {
+                for row in &rows {
+                    for item in items {
+                        let (RemoveItem::Property(v, _) | RemoveItem::Label(v, _)) = item;
+                        match (item, self.lookup(v, row)?) {
+                            (_, V::Null) => {}
+                            (RemoveItem::Property(_, k), V::Node(n)) => {
+                                self.node_mut(n)?.props.remove(k);
+                            }
+                            (RemoveItem::Property(_, k), V::Rel(r)) => {
+                                self.rel_mut(r)?.props.remove(k);
+                            }
+                            (RemoveItem::Label(_, l), V::Node(n)) => {
+                                self.node_mut(n)?.labels.remove(l);
+                            }
+                            (_, other) => return Err(Failure::runtime(format!("REMOVE on a {}", other.kind()))),
+                        }
+                    }
+                }
+                Ok(rows)
+            }
+            Clause::Delete { detach, variables } => {
+                let mut nodes = Vec::new();
+                for row in &rows {
+                    for v in variables {
+                        match self.lookup(v, row)? {
+                            V::Null => {}
+                            V::Node(n) => nodes.push(n),
+                            V::Rel(r) => self.store.rels[r].deleted = true,
+                            V::Path(ns, rs) => {
+                                nodes.extend(ns);
+                                rs.into_iter().for_each(|r| self.store.rels[r].deleted = true);
+                            }
+                            other => return Err(Failure::runtime(format!("DELETE of a {}", other.kind()))),
+                        }
+                    }
+                }
+                for n in nodes {
+                    self.store.nodes[n].deleted = true;
+                    if *detach {
+                        for r in self.store.rels.iter_mut().filter(|r| r.start == n || r.end == n) {
+                            r.deleted = true;
+                        }
+                    }
+                }
+                Ok(rows)
+            }
+            Clause::Foreach { variable, list, body } => {
+                for row in &rows {
+                    let items = match self.expr(list, row)? {
+                        V::List(l) => l,
+                        V::Null => Vec::new(),
+                        other => return Err(Failure::runtime(format!("FOREACH over a {}", other.kind()))),
+                    };
+                    for item in items {
+                        let mut r = row.clone();
+                        r.insert(variable.clone(), item);
+                        let mut inner = vec![r];
+                        for c in body {
+                            inner = self.clause(c, inner)?;
+                        }
+                    }
+                }
+                Ok(rows)
+            }
+        }
+    }
+
+    fn lookup(&self, v: &str, row: &Row) -> Result<V, Failure> {
+        row.get(v).cloned().ok_or_else(|| Failure::semantic(format!("variable {v} not defined")))
+    }
+
+    fn node_mut(&mut self, n: usize) -> Result<&mut NodeRec, Failure> {
+        self.store.node(n)?;
+        Ok(&mut self.store.nodes[n])
+    }
+
+    fn rel_mut(&mut self, r: usize) -> Result<&mut RelRec, Failure> {
+        self.store.rel(r)?;
+        Ok(&mut self.store.rels[r])
+    }
+
+    /// MERGE cannot create an entity with a null property: Neo4j raises an error.
+    fn merge_nulls(&self, p: &PathPattern, row: &Row) -> Result<(), Failure> {
+        let props =
+            std::iter::once(&p.start.properties).chain(p.hops.iter().flat_map(|(r, n)| [&r.properties, &n.properties]));
+        for list in props {
+            for (k, e) in list {
+                if self.expr(e, row)?.is_null() {
+                    return Err(Failure::runtime(format!("cannot merge with a null value of {k}")));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn create(&mut self, patterns: &[PathPattern], mut row: Row) -> Result<Row, Failure> {
+        for p in patterns {
+            let mut nodes = vec![self.create_node(&p.start, &mut row)?];
+            let mut rels = Vec::new();
+            for (rp, np) in &p.hops {
+                let a = *nodes.last().unwrap_or(&0);
+                let b = self.create_node(np, &mut row)?;
+                let (start, end) = match rp.direction {
+                    graphlancer_cypher::ast::Direction::Out => (a, b),
+                    graphlancer_cypher::ast::Direction::In => (b, a),
+                    graphlancer_cypher::ast::Direction::Both => {
+                        return Err(Failure::semantic("CREATE of an undirected relationship"));
+                    }
+                };
+                let [rel_type] = rp.types.as_slice() else {
+                    return Err(Failure::semantic("CREATE needs exactly one relationship type"));
+                };
+                if rp.length.is_some() || rp.variable.as_ref().is_some_and(|v| row.contains_key(v)) {
+                    return Err(Failure::semantic("CREATE of a bound or variable-length relationship"));
+                }
+                let props = self.props(&rp.properties, &row)?;
+                self.store.rels.push(RelRec { start, end, rel_type: rel_type.clone(), props, deleted: false });
+                let r = self.store.rels.len() - 1;
+                if let Some(v) = &rp.variable {
+                    row.insert(v.clone(), V::Rel(r));
+                }
+                rels.push(r);
+                nodes.push(b);
+            }
+            if let Some(name) = &p.name {
+                row.insert(name.clone(), V::Path(nodes, rels));
+            }
+        }
+        Ok(row)
+    }
+
+    fn create_node(&mut self, np: &graphlancer_cypher::ast::NodePattern, row: &mut Row) -> Result<usize, Failure> {
+        if let Some(v) = &np.variable
+            && let Some(bound) = row.get(v)
+        {
+            return match bound {
+                V::Node(n) if np.labels.is_empty() && np.properties.is_empty() => Ok(*n),
+                V::Node(_) => Err(Failure::semantic(format!("{v} is already bound"))),
+                other => Err(Failure::runtime(format!("CREATE from a {}", other.kind()))),
+            };
+        }
+        let props = self.props(&np.properties, row)?;
+        self.store.nodes.push(NodeRec { labels: np.labels.iter().cloned().collect(), props, deleted: false });
+        let n = self.store.nodes.len() - 1;
+        if let Some(v) = &np.variable {
+            row.insert(v.clone(), V::Node(n));
+        }
+        Ok(n)
+    }
+
+    fn props(&self, items: &[(String, Expr)], row: &Row) -> Result<BTreeMap<String, V>, Failure> {
+        let mut out = BTreeMap::new();
+        for (k, e) in items {
+            let v = storable(self.expr(e, row)?)?;
+            if !v.is_null() {
+                out.insert(k.clone(), v);
+            }
+        }
+        Ok(out)
+    }
+
+    fn set(&mut self, items: &[SetItem], row: Row) -> Result<Row, Failure> {
+        for item in items {
+            match item {
+                SetItem::Property(v, k, e) => {
+                    let value = storable(self.expr(e, &row)?)?;
+                    let props = match self.lookup(v, &row)? {
+                        V::Null => continue,
+                        V::Node(n) => &mut self.node_mut(n)?.props,
+                        V::Rel(r) => &mut self.rel_mut(r)?.props,
+                        other => return Err(Failure::runtime(format!("SET on a {}", other.kind()))),
+                    };
+                    if value.is_null() {
+                        props.remove(k);
+                    } else {
+                        props.insert(k.clone(), value);
+                    }
+                }
+                SetItem::MergeMap(v, entries) | SetItem::ReplaceMap(v, entries) => {
+                    let mut values = Vec::new();
+                    for (k, e) in entries {
+                        values.push((k.clone(), storable(self.expr(e, &row)?)?));
+                    }
+                    let props = match self.lookup(v, &row)? {
+                        V::Null => continue,
+                        V::Node(n) => &mut self.node_mut(n)?.props,
+                        V::Rel(r) => &mut self.rel_mut(r)?.props,
+                        other => return Err(Failure::runtime(format!("SET on a {}", other.kind()))),
+                    };
+                    if matches!(item, SetItem::ReplaceMap(..)) {
+                        props.clear();
+                    }
+                    for (k, value) in values {
+                        if value.is_null() {
+                            props.remove(&k);
+                        } else {
+                            props.insert(k, value);
+                        }
+                    }
+                }
+                SetItem::Label(v, l) => match self.lookup(v, &row)? {
+                    V::Null => {}
+                    V::Node(n) => {
+                        self.node_mut(n)?.labels.insert(l.clone());
+                    }
+                    other => return Err(Failure::runtime(format!("SET of a label on a {}", other.kind()))),
+                },
+            }
+        }
+        Ok(row)
+    }
+
+    /// WITH and RETURN: projection, grouping, DISTINCT, ORDER BY, SKIP,
+    /// LIMIT, then WITH's WHERE.
+    fn project(&mut self, p: &Projection, rows: Vec<Row>) -> Result<Vec<Row>, Failure> {
+        let mut items: Vec<(Expr, String)> = Vec::new();
+        if p.star {
+            let mut names: BTreeSet<String> = BTreeSet::new();
+            for r in &rows {
+                names.extend(r.keys().cloned());
+            }
+            items.extend(names.into_iter().map(|n| (Expr::Variable(n.clone()), n)));
+        }
+        items.extend(p.items.iter().cloned());
+        let aggregating = items.iter().any(|(e, _)| e.has_aggregate());
+        // Each output row with the input row it came from (for ORDER BY).
+        let mut out: Vec<(Row, Option<Row>)> = Vec::new();
+        if aggregating {
+            let keys: Vec<&(Expr, String)> = items.iter().filter(|(e, _)| !e.has_aggregate()).collect();
+            let mut groups: Vec<(Vec<Key>, Vec<V>, Vec<Row>)> = Vec::new();
+            let mut index: BTreeMap<Vec<Key>, usize> = BTreeMap::new();
+            for row in rows {
+                let values: Vec<V> = keys.iter().map(|(e, _)| self.expr(e, &row)).collect::<Result<_, _>>()?;
+                let key: Vec<Key> = values.iter().map(Key::of).collect();
+                match index.get(&key) {
+                    Some(&i) => groups[i].2.push(row),
+                    None => {
+                        index.insert(key.clone(), groups.len());
+                        groups.push((key, values, vec![row]));
+                    }
+                }
+            }
+            if Key::mixes_numbers(index.keys().flat_map(|k| k.iter())) {
+                return Err(Failure::unsupported("grouping keys that are equal numbers of both types"));
+            }
+            if groups.is_empty() && keys.is_empty() {
+                groups.push((Vec::new(), Vec::new(), Vec::new()));
+            }
+            for (_, values, members) in groups {
+                let mut r = Row::new();
+                let mut values = values.into_iter();
+                for (e, alias) in &items {
+                    let v = if e.has_aggregate() {
+                        self.aggregated(e, &members)?
+                    } else {
+                        values.next().unwrap_or(V::Null)
+                    };
+                    r.insert(alias.clone(), v);
+                }
+                out.push((r, None));
+            }
+        } else {
+            for row in rows {
+                let mut r = Row::new();
+                for (e, alias) in &items {
+                    r.insert(alias.clone(), self.expr(e, &row)?);
+                }
+                out.push((r, Some(row)));
+            }
+        }
+        if p.distinct {
+            let columns: Vec<&String> = items.iter().map(|(_, a)| a).collect();
+            let key =
+                |(r, _): &(Row, Option<Row>)| columns.iter().map(|c| r.get(*c).cloned().unwrap_or(V::Null)).collect();
+            out = distinct(out, key)?;
+            out.iter_mut().for_each(|(_, from)| *from = None);
+        }
+        if !p.order_by.is_empty() {
+            let mut keyed = Vec::with_capacity(out.len());
+            for (r, from) in out {
+                let mut env = from.clone().unwrap_or_default();
+                env.extend(r.clone());
+                let mut ks = Vec::new();
+                for (e, _) in &p.order_by {
+                    let v = match items.iter().find(|(ie, _)| ie == e) {
+                        Some((_, alias)) => r.get(alias).cloned().unwrap_or(V::Null),
+                        None if e.has_aggregate() => {
+                            return Err(Failure::unsupported("ORDER BY an aggregate not projected"));
+                        }
+                        None => self.expr(e, &env)?,
+                    };
+                    ks.push(v);
+                }
+                keyed.push((ks, r, from));
+            }
+            keyed.sort_by(|(a, ..), (b, ..)| {
+                for ((x, y), (_, desc)) in a.iter().zip(b).zip(&p.order_by) {
+                    let o = order(x, y);
+                    let o = if *desc { o.reverse() } else { o };
+                    if o != std::cmp::Ordering::Equal {
+                        return o;
+                    }
+                }
+                std::cmp::Ordering::Equal
+            });
+            out = keyed.into_iter().map(|(_, r, from)| (r, from)).collect();
+        }
+        let skip = p.skip.unwrap_or(0) as usize;
+        let limit = p.limit.map_or(usize::MAX, |l| l as usize);
+        let mut rows: Vec<Row> = out.into_iter().skip(skip).take(limit).map(|(r, _)| r).collect();
+        if let Some(w) = &p.predicate {
+            let mut kept = Vec::new();
+            for r in rows {
+                if self.holds(Some(w), &r)? {
+                    kept.push(r);
+                }
+            }
+            rows = kept;
+        }
+        Ok(rows)
+    }
+
+    /// An item with aggregates, over one group's rows; the rest of the
+    /// expression is evaluated on the group's first row (it may only use
+    /// grouping keys).
+    fn aggregated(&self, e: &Expr, rows: &[Row]) -> Result<V, Failure> {
+        let first = rows.first().cloned().unwrap_or_default();
+        match e {
+            Expr::Aggregate { name, distinct: dist, arg } => {
+                let mut values = Vec::new();
+                for r in rows {
+                    match arg {
+                        None => values.push(V::Bool(true)),
+                        Some(a) => {
+                            let v = self.expr(a, r)?;
+                            if !v.is_null() {
+                                values.push(v);
+                            }
+                        }
+                    }
+                }
+                if *dist {
+                    values = distinct(values, |v: &V| vec![v.clone()])?;
+                }
+                crate::functions::aggregate(name, values)
+            }
+            e if !e.has_aggregate() => self.expr(e, &first),
+            Expr::Binary(op, a, b) => {
+                let (a, b) = (self.aggregated(a, rows)?, self.aggregated(b, rows)?);
+                binary(*op, a, b)
+            }
+            Expr::Function(name, args) => {
+                let args = args.iter().map(|a| self.aggregated(a, rows)).collect::<Result<Vec<_>, _>>()?;
+                crate::functions::call(self, name, args)
+            }
+            Expr::List(items) => Ok(V::List(items.iter().map(|a| self.aggregated(a, rows)).collect::<Result<_, _>>()?)),
+            Expr::Negate(a) => negate(self.aggregated(a, rows)?),
+            Expr::Not(a) => not(self.aggregated(a, rows)?),
+            Expr::IsNull { expr, negated } => Ok(V::Bool(self.aggregated(expr, rows)?.is_null() != *negated)),
+            Expr::Property(a, k) => self.property(self.aggregated(a, rows)?, k),
+            _ => Err(Failure::unsupported("an aggregate inside this expression")),
+        }
+    }
+
+    /// Whether `cond` is true (null and false both drop the row).
+    pub(crate) fn holds(&self, cond: Option<&Expr>, row: &Row) -> Result<bool, Failure> {
+        match cond {
+            None => Ok(true),
+            Some(c) => Ok(self.expr(c, row)?.truth()? == Some(true)),
+        }
+    }
+
+    pub(crate) fn property(&self, v: V, k: &str) -> Result<V, Failure> {
+        Ok(match v {
+            V::Null => V::Null,
+            V::Node(n) => self.store.node(n)?.props.get(k).cloned().unwrap_or(V::Null),
+            V::Rel(r) => self.store.rel(r)?.props.get(k).cloned().unwrap_or(V::Null),
+            V::Map(m) => m.get(k).cloned().unwrap_or(V::Null),
+            other => return Err(Failure::runtime(format!("property {k} of a {}", other.kind()))),
+        })
+    }
+
+    /// The value of `e` in `row`.
+    pub(crate) fn expr(&self, e: &Expr, row: &Row) -> Result<V, Failure> {
+        match e {
+            Expr::Literal(v) => from_value(v),
+            Expr::Variable(v) => self.lookup(v, row),
+            Expr::Property(a, k) => self.property(self.expr(a, row)?, k),
+            Expr::Binary(op @ (BinOp::And | BinOp::Or), a, b) => self.logical(*op, a, b, row),
+            Expr::Binary(op, a, b) => binary(*op, self.expr(a, row)?, self.expr(b, row)?),
+            Expr::Not(a) => not(self.expr(a, row)?),
+            Expr::Negate(a) => negate(self.expr(a, row)?),
+            Expr::IsNull { expr, negated } => Ok(V::Bool(self.expr(expr, row)?.is_null() != *negated)),
+            Expr::Function(name, args) if name == "coalesce" => {
+                for a in args {
+                    let v = self.expr(a, row)?;
+                    if !v.is_null() {
+                        return Ok(v);
+                    }
+                }
+                Ok(V::Null)
+            }
+            Expr::Function(name, args) => {
+                let args = args.iter().map(|a| self.expr(a, row)).collect::<Result<Vec<_>, _>>()?;
+                crate::functions::call(self, name, args)
+            }
+            Expr::Aggregate { .. } => Err(Failure::semantic("an aggregate outside WITH or RETURN")),
+            Expr::Case { subject, branches, otherwise } => {
+                let subject = subject.as_ref().map(|s| self.expr(s, row)).transpose()?;
+                for (w, t) in branches {
+                    let w = self.expr(w, row)?;
+                    let hit = match &subject {
+                        Some(s) => equals(s, &w) == Some(true),
+                        None => w.truth()? == Some(true),
+                    };
+                    if hit {
+                        return self.expr(t, row);
+                    }
+                }
+                otherwise.as_ref().map_or(Ok(V::Null), |o| self.expr(o, row))
+            }
+            Expr::List(items) => Ok(V::List(items.iter().map(|i| self.expr(i, row)).collect::<Result<_, _>>()?)),
+            Expr::Index(l, i) => index(self.expr(l, row)?, self.expr(i, row)?),
+            Expr::Slice(l, a, b) => {
+                let l = self.expr(l, row)?;
+                let a = a.as_ref().map(|a| self.expr(a, row)).transpose()?;
+                let b = b.as_ref().map(|b| self.expr(b, row)).transpose()?;
+                slice(l, a, b)
+            }
+            Expr::ListComprehension { variable, list, filter, map } => {
+                let Some(items) = self.list_of(list, row)? else { return Ok(V::Null) };
+                let mut out = Vec::new();
+                for item in items {
+                    let mut r = row.clone();
+                    r.insert(variable.clone(), item.clone());
+                    if self.holds(filter.as_deref(), &r)? {
+                        out.push(match map {
+                            Some(m) => self.expr(m, &r)?,
+                            None => item,
+                        });
+                    }
+                }
+                Ok(V::List(out))
+            }
+            Expr::PatternComprehension { pattern, filter, map } => {
+                let mut out = Vec::new();
+                for m in self.match_patterns(std::slice::from_ref(pattern), row)? {
+                    if self.holds(filter.as_deref(), &m)? {
+                        out.push(self.expr(map, &m)?);
+                    }
+                }
+                Ok(V::List(out))
+            }
+            Expr::Quantified { quantifier, variable, list, predicate } => {
+                let Some(items) = self.list_of(list, row)? else { return Ok(V::Null) };
+                let (mut trues, mut nulls) = (0usize, 0usize);
+                let n = items.len();
+                for item in items {
+                    let mut r = row.clone();
+                    r.insert(variable.clone(), item);
+                    match self.expr(predicate, &r)?.truth()? {
+                        Some(true) => trues += 1,
+                        None => nulls += 1,
+                        Some(false) => {}
+                    }
+                }
+                let falses = n - trues - nulls;
+                Ok(match quantifier {
+                    Quantifier::All if falses > 0 => V::Bool(false),
+                    Quantifier::Any | Quantifier::None if trues > 0 => V::Bool(*quantifier == Quantifier::Any),
+                    Quantifier::Single if trues > 1 => V::Bool(false),
+                    _ if nulls > 0 => V::Null,
+                    Quantifier::All => V::Bool(true),
+                    Quantifier::Any => V::Bool(false),
+                    Quantifier::None => V::Bool(true),
+                    Quantifier::Single => V::Bool(trues == 1),
+                })
+            }
+            Expr::Reduce { accumulator, init, variable, list, step } => {
+                let mut acc = self.expr(init, row)?;
+                let Some(items) = self.list_of(list, row)? else { return Ok(V::Null) };
+                for item in items {
+                    let mut r = row.clone();
+                    r.insert(accumulator.clone(), acc);
+                    r.insert(variable.clone(), item);
+                    acc = self.expr(step, &r)?;
+                }
+                Ok(acc)
+            }
+            Expr::Map(entries) => {
+                Ok(V::Map(entries.iter().map(|(k, e)| Ok((k.clone(), self.expr(e, row)?))).collect::<Result<_, _>>()?))
+            }
+            Expr::MapProjection(v, keys) => {
+                let base = self.lookup(v, row)?;
+                if base.is_null() {
+                    return Ok(V::Null);
+                }
+                let mut m = BTreeMap::new();
+                for k in keys {
+                    m.insert(k.clone(), self.property(base.clone(), k)?);
+                }
+                Ok(V::Map(m))
+            }
+            Expr::ExistsSubquery(p, filter) => {
+                for m in self.match_patterns(std::slice::from_ref(p), row)? {
+                    if self.holds(filter.as_deref(), &m)? {
+                        return Ok(V::Bool(true));
+                    }
+                }
+                Ok(V::Bool(false))
+            }
+            Expr::PatternPredicate(p) => Ok(V::Bool(!self.match_patterns(std::slice::from_ref(p), row)?.is_empty())),
+            Expr::HasLabels(v, labels) => match self.lookup(v, row)? {
+                V::Null => Ok(V::Null),
+                V::Node(n) => {
+                    let have = &self.store.node(n)?.labels;
+                    Ok(V::Bool(labels.iter().all(|l| have.contains(l))))
+                }
+                other => Err(Failure::runtime(format!("a label test on a {}", other.kind()))),
+            },
+        }
+    }
+
+    fn list_of(&self, e: &Expr, row: &Row) -> Result<Option<Vec<V>>, Failure> {
+        match self.expr(e, row)? {
+            V::List(l) => Ok(Some(l)),
+            V::Null => Ok(None),
+            other => Err(Failure::runtime(format!("expected a list, got a {}", other.kind()))),
+        }
+    }
+
+    /// AND and OR. Engines may or may not evaluate the side that cannot
+    /// change the answer, so an error there leaves the answer open.
+    fn logical(&self, op: BinOp, a: &Expr, b: &Expr, row: &Row) -> Result<V, Failure> {
+        let decides = |v: &Result<Option<bool>, Failure>| matches!(v, Ok(Some(x)) if *x == (op == BinOp::Or));
+        let x = self.expr(a, row).and_then(|v| v.truth());
+        let y = self.expr(b, row).and_then(|v| v.truth());
+        match (&x, &y) {
+            (Err(e), other) | (other, Err(e)) => {
+                if decides(other) || e.kind == FailureKind::Unsupported {
+                    let why = if e.kind == FailureKind::Unsupported {
+                        e.message.clone()
+                    } else {
+                        format!("{op:?} may or may not hide: {e}")
+                    };
+                    Err(Failure::unsupported(why))
+                } else {
+                    Err(e.clone())
+                }
+            }
+            (Ok(x), Ok(y)) => Ok(ternary(op, *x, *y)),
+        }
+    }
+}
+
+fn ternary(op: BinOp, x: Option<bool>, y: Option<bool>) -> V {
+    let r = match op {
+        BinOp::And => match (x, y) {
+            (Some(false), _) | (_, Some(false)) => Some(false),
+            (Some(true), Some(true)) => Some(true),
+            _ => None,
+        },
+        BinOp::Or => match (x, y) {
+            (Some(true), _) | (_, Some(true)) => Some(true),
+            (Some(false), Some(false)) => Some(false),
+            _ => None,
+        },
+        _ => match (x, y) {
+            (Some(a), Some(b)) => Some(a != b),
+            _ => None,
+        },
+    };
+    r.map_or(V::Null, V::Bool)
+}
+
+/// A value a property may hold: scalars and lists of them.
+fn storable(v: V) -> Result<V, Failure> {
+    match &v {
+        V::Map(_) | V::Node(_) | V::Rel(_) | V::Path(..) => {
+            Err(Failure::runtime(format!("a {} as a property value", v.kind())))
+        }
+        V::List(l) if l.iter().any(|x| !matches!(x, V::Bool(_) | V::Int(_) | V::Float(_) | V::Str(_))) => {
+            Err(Failure::unsupported("a list property of mixed or null elements"))
+        }
+        _ => Ok(v),
+    }
+}
+
+/// Rows kept once each by their values' keys (DISTINCT, UNION).
+fn distinct<T>(rows: Vec<T>, key: impl Fn(&T) -> Vec<V>) -> Result<Vec<T>, Failure> {
+    let mut seen = BTreeSet::new();
+    let mut out = Vec::new();
+    for r in rows {
+        let k: Vec<Key> = key(&r).iter().map(Key::of).collect();
+        if seen.insert(k) {
+            out.push(r);
+        }
+    }
+    if Key::mixes_numbers(seen.iter().flat_map(|k| k.iter())) {
+        return Err(Failure::unsupported("DISTINCT over equal numbers of both types"));
+    }
+    Ok(out)
+}
+
+fn not(v: V) -> Result<V, Failure> {
+    Ok(v.truth()?.map_or(V::Null, |b| V::Bool(!b)))
+}
+
+fn negate(v: V) -> Result<V, Failure> {
+    match v {
+        V::Null => Ok(V::Null),
+        V::Int(i) => i.checked_neg().map(V::Int).ok_or_else(|| Failure::runtime("integer overflow")),
+        V::Float(f) => Ok(V::Float(-f)),
+        other => Err(Failure::runtime(format!("cannot negate a {}", other.kind()))),
+    }
+}
+
+fn overflow() -> Failure {
+    Failure::runtime("integer overflow")
+}
+
+#[allow(clippy::cast_precision_loss)]
+fn float(v: &V) -> Option<f64> {
+    match v {
+        V::Int(i) => Some(*i as f64),
+        V::Float(f) => Some(*f),
+        _ => None,
+    }
+}
+
+/// A binary operator other than AND and OR, on evaluated operands.
+pub(crate) fn binary(op: BinOp, a: V, b: V) -> Result<V, Failure> {
+    use BinOp as B;
+    match op {
+        B::Eq => return Ok(equals(&a, &b).map_or(V::Null, V::Bool)),
+        B::Ne => return Ok(equals(&a, &b).map_or(V::Null, |x| V::Bool(!x))),
+        B::Lt | B::Le | B::Gt | B::Ge => {
+            if a.is_null() || b.is_null() {
+                return Ok(V::Null);
+            }
+            return Ok(compare(&a, &b).map_or(V::Null, |o| {
+                V::Bool(match op {
+                    B::Lt => o.is_lt(),
+                    B::Le => o.is_le(),
+                    B::Gt => o.is_gt(),
+                    _ => o.is_ge(),
+                })
+            }));
+        }
+        B::Xor | B::And | B::Or => return Ok(ternary(op, a.truth()?, b.truth()?)),
+        B::In => {
+            return match b {
+                V::Null => Ok(V::Null),
+                V::List(items) => {
+                    let mut unknown = false;
+                    for i in &items {
+                        match equals(&a, i) {
+                            Some(true) => return Ok(V::Bool(true)),
+                            None => unknown = true,
+                            Some(false) => {}
+                        }
+                    }
+                    Ok(if unknown { V::Null } else { V::Bool(false) })
+                }
+                other => Err(Failure::runtime(format!("IN over a {}", other.kind()))),
+            };
+        }
+        B::StartsWith | B::EndsWith | B::Contains => {
+            return Ok(match (&a, &b) {
+                (V::Str(x), V::Str(y)) => V::Bool(match op {
+                    B::StartsWith => x.starts_with(y.as_str()),
+                    B::EndsWith => x.ends_with(y.as_str()),
+                    _ => x.contains(y.as_str()),
+                }),
+                _ => V::Null,
+            });
+        }
+        B::Regex => return Err(Failure::unsupported("=~: Java's regular expressions are not modelled")),
+        _ => {}
+    }
+    if a.is_null() || b.is_null() {
+        return Ok(V::Null);
+    }
+    match (op, a, b) {
+        (B::Add, V::List(mut x), V::List(y)) => {
+            x.extend(y);
+            Ok(V::List(x))
+        }
+        (B::Add, V::List(mut x), y) => {
+            x.push(y);
+            Ok(V::List(x))
+        }
+        (B::Add, x, V::List(mut y)) => {
+            y.insert(0, x);
+            Ok(V::List(y))
+        }
+        (B::Add, V::Str(x), V::Str(y)) => Ok(V::Str(x + &y)),
+        (B::Add, V::Str(x), V::Int(y)) => Ok(V::Str(format!("{x}{y}"))),
+        (B::Add, V::Int(x), V::Str(y)) => Ok(V::Str(format!("{x}{y}"))),
+        (B::Add, V::Str(_), V::Float(_)) | (B::Add, V::Float(_), V::Str(_)) => {
+            Err(Failure::unsupported("a float's text: engines write floats differently"))
+        }
+        (op, V::Int(x), V::Int(y)) => match op {
+            B::Add => x.checked_add(y).map(V::Int).ok_or_else(overflow),
+            B::Sub => x.checked_sub(y).map(V::Int).ok_or_else(overflow),
+            B::Mul => x.checked_mul(y).map(V::Int).ok_or_else(overflow),
+            B::Div if y == 0 => Err(Failure::runtime("/ by zero")),
+            B::Div => x.checked_div(y).map(V::Int).ok_or_else(overflow),
+            B::Mod if y == 0 => Err(Failure::runtime("/ by zero")),
+            // Java's remainder: i64::MIN % -1 is 0.
+            B::Mod => Ok(V::Int(x.checked_rem(y).unwrap_or(0))),
+            #[allow(clippy::cast_precision_loss)]
+            B::Pow => Ok(V::Float((x as f64).powf(y as f64))),
+            _ => Err(Failure::unsupported("an operator on integers")),
+        },
+        (op, x, y) => match (float(&x), float(&y)) {
+            (Some(p), Some(q)) => Ok(V::Float(match op {
+                B::Add => p + q,
+                B::Sub => p - q,
+                B::Mul => p * q,
+                B::Div => p / q,
+                B::Mod => p % q,
+                B::Pow => p.powf(q),
+                _ => return Err(Failure::unsupported("an operator on floats")),
+            })),
+            _ => Err(Failure::runtime(format!("{} of a {} and a {}", op.text(), x.kind(), y.kind()))),
+        },
+    }
+}
+
+fn index(l: V, i: V) -> Result<V, Failure> {
+    match (l, i) {
+        (V::Null, _) | (_, V::Null) => Ok(V::Null),
+        (V::List(items), V::Int(i)) => {
+            let n = items.len() as i64;
+            let at = if i < 0 { n + i } else { i };
+            Ok(if (0..n).contains(&at) { items[at as usize].clone() } else { V::Null })
+        }
+        (V::Map(m), V::Str(k)) => Ok(m.get(&k).cloned().unwrap_or(V::Null)),
+        (l, i) => Err(Failure::runtime(format!("a {} indexed by a {}", l.kind(), i.kind()))),
+    }
+}
+
+fn slice(l: V, a: Option<V>, b: Option<V>) -> Result<V, Failure> {
+    let items = match l {
+        V::Null => return Ok(V::Null),
+        V::List(items) => items,
+        other => return Err(Failure::runtime(format!("a slice of a {}", other.kind()))),
+    };
+    let n = items.len() as i64;
+    let bound = |v: Option<V>, default: i64| -> Result<Option<i64>, Failure> {
+        match v {
+            None => Ok(Some(default)),
+            Some(V::Null) => Ok(None),
+            Some(V::Int(i)) => Ok(Some((if i < 0 { n + i } else { i }).clamp(0, n))),
+            Some(other) => Err(Failure::runtime(format!("a slice bound of a {}", other.kind()))),
+        }
+    };
+    let (Some(from), Some(to)) = (bound(a, 0)?, bound(b, n)?) else { return Ok(V::Null) };
+    Ok(V::List(if from < to { items[from as usize..to as usize].to_vec() } else { Vec::new() }))
+}

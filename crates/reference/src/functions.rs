@@ -1,0 +1,196 @@
+//! The functions and aggregates the generator writes, by openCypher and
+//! Neo4j 5. Character positions are refused outside ASCII, where engines
+//! count UTF-16 units, bytes or code points differently.
+
+use std::cmp::Ordering;
+
+use crate::Failure;
+use crate::eval::Ev;
+use crate::value::{V, order};
+
+fn ascii(s: &str) -> Result<&str, Failure> {
+    if s.bytes().all(|b| (0x20..0x7f).contains(&b)) {
+        Ok(s)
+    } else {
+        Err(Failure::unsupported("a string function on text beyond printable ASCII"))
+    }
+}
+
+fn int(v: &V, f: &str) -> Result<i64, Failure> {
+    match v {
+        V::Int(i) => Ok(*i),
+        other => Err(Failure::runtime(format!("{f}() takes an integer, not a {}", other.kind()))),
+    }
+}
+
+fn position(v: &V, f: &str) -> Result<usize, Failure> {
+    usize::try_from(int(v, f)?).map_err(|_| Failure::runtime(format!("{f}() of a negative position")))
+}
+
+#[allow(clippy::cast_precision_loss)]
+fn number(v: &V, f: &str) -> Result<f64, Failure> {
+    match v {
+        V::Int(i) => Ok(*i as f64),
+        V::Float(x) => Ok(*x),
+        other => Err(Failure::runtime(format!("{f}() takes a number, not a {}", other.kind()))),
+    }
+}
+
+/// `name(args)`, the arguments evaluated.
+pub(crate) fn call(ev: &Ev<'_>, name: &str, args: Vec<V>) -> Result<V, Failure> {
+    let null_in = args.iter().any(V::is_null);
+    let store = &ev.store;
+    Ok(match (name, args.as_slice()) {
+        ("coalesce", _) => args.into_iter().find(|v| !v.is_null()).unwrap_or(V::Null),
+        ("id" | "elementId", _) => return Err(Failure::unsupported("id() is each engine's own")),
+        ("rand" | "timestamp", _) => return Err(Failure::unsupported(format!("{name}() has no one right answer"))),
+        // Functions of one argument give null for null.
+        (_, [V::Null]) => V::Null,
+        ("toUpper", [V::Str(s)]) => V::Str(ascii(s)?.to_uppercase()),
+        ("toLower", [V::Str(s)]) => V::Str(ascii(s)?.to_lowercase()),
+        ("trim", [V::Str(s)]) => V::Str(ascii(s)?.trim_matches(' ').to_owned()),
+        ("ltrim", [V::Str(s)]) => V::Str(ascii(s)?.trim_start_matches(' ').to_owned()),
+        ("rtrim", [V::Str(s)]) => V::Str(ascii(s)?.trim_end_matches(' ').to_owned()),
+        ("reverse", [V::Str(s)]) => V::Str(ascii(s)?.chars().rev().collect()),
+        ("reverse", [V::List(l)]) => V::List(l.iter().rev().cloned().collect()),
+        (_, _) if null_in && !matches!(name, "substring" | "left" | "right" | "range") => V::Null,
+        ("replace", [V::Str(s), V::Str(a), V::Str(b)]) => V::Str(s.replace(a.as_str(), b)),
+        ("substring", [V::Null, ..]) | ("left" | "right", [V::Null, _]) => V::Null,
+        ("substring", [V::Str(s), start, len]) => {
+            let s = ascii(s)?;
+            let (start, len) = (position(start, name)?, position(len, name)?);
+            V::Str(s.get(start.min(s.len())..start.saturating_add(len).min(s.len())).unwrap_or("").to_owned())
+        }
+        ("left", [V::Str(s), n]) => {
+            let s = ascii(s)?;
+            V::Str(s[..position(n, name)?.min(s.len())].to_owned())
+        }
+        ("right", [V::Str(s), n]) => {
+            let s = ascii(s)?;
+            V::Str(s[s.len() - position(n, name)?.min(s.len())..].to_owned())
+        }
+        ("split", [V::Str(_), V::Str(d)]) if d.is_empty() => {
+            return Err(Failure::unsupported("split() by the empty string"));
+        }
+        ("split", [V::Str(s), V::Str(d)]) => V::List(s.split(d.as_str()).map(|p| V::Str(p.to_owned())).collect()),
+        ("toString", [V::Int(i)]) => V::Str(i.to_string()),
+        ("toString", [V::Str(s)]) => V::Str(s.clone()),
+        ("toString", [V::Bool(b)]) => V::Str(b.to_string()),
+        ("toString", [V::Float(_)]) => {
+            return Err(Failure::unsupported("a float's text: engines write floats differently"));
+        }
+        ("size", [V::Str(s)]) => V::Int(ascii(s)?.len() as i64),
+        ("size", [V::List(l)]) => V::Int(l.len() as i64),
+        ("length", [V::Path(_, rs)]) => V::Int(rs.len() as i64),
+        ("nodes", [V::Path(ns, _)]) => V::List(ns.iter().map(|n| V::Node(*n)).collect()),
+        ("relationships", [V::Path(_, rs)]) => V::List(rs.iter().map(|r| V::Rel(*r)).collect()),
+        ("type", [V::Rel(r)]) => V::Str(store.rel(*r)?.rel_type.clone()),
+        ("startNode", [V::Rel(r)]) => V::Node(store.rel(*r)?.start),
+        ("endNode", [V::Rel(r)]) => V::Node(store.rel(*r)?.end),
+        ("keys", [V::Node(n)]) => keys(store.node(*n)?.props.iter()),
+        ("keys", [V::Rel(r)]) => keys(store.rel(*r)?.props.iter()),
+        ("keys", [V::Map(m)]) => V::List(m.keys().map(|k| V::Str(k.clone())).collect()),
+        ("labels", [V::Node(n)]) => V::List(store.node(*n)?.labels.iter().map(|l| V::Str(l.clone())).collect()),
+        ("properties", [V::Node(n)]) => props(store.node(*n)?.props.iter()),
+        ("properties", [V::Rel(r)]) => props(store.rel(*r)?.props.iter()),
+        ("properties", [V::Map(m)]) => V::Map(m.clone()),
+        ("head", [V::List(l)]) => l.first().cloned().unwrap_or(V::Null),
+        ("last", [V::List(l)]) => l.last().cloned().unwrap_or(V::Null),
+        ("tail", [V::List(l)]) => V::List(l.iter().skip(1).cloned().collect()),
+        ("range", [a, b]) => {
+            let (a, b) = (int(a, name)?, int(b, name)?);
+            if b.saturating_sub(a) > 100_000 {
+                return Err(Failure::unsupported("a range() of more than 100,000 elements"));
+            }
+            V::List((a..=b).map(V::Int).collect())
+        }
+        ("toInteger", [V::Int(i)]) => V::Int(*i),
+        ("toInteger", [V::Bool(b)]) => V::Int(i64::from(*b)),
+        #[allow(clippy::cast_possible_truncation)]
+        ("toInteger", [V::Float(f)]) if f.is_finite() && f.abs() < 9.2e18 => V::Int(f.trunc() as i64),
+        ("toInteger", [V::Str(s)]) if s.trim() == s => s.parse::<i64>().map_or(V::Null, V::Int),
+        ("toFloat", [V::Int(_) | V::Float(_)]) => V::Float(number(&args[0], name)?),
+        ("toBoolean", [V::Bool(b)]) => V::Bool(*b),
+        ("toBoolean", [V::Int(i)]) => V::Bool(*i != 0),
+        ("toBoolean", [V::Str(s)]) => match s.to_ascii_lowercase().as_str() {
+            "true" => V::Bool(true),
+            "false" => V::Bool(false),
+            _ => V::Null,
+        },
+        ("abs", [V::Int(i)]) => V::Int(i.checked_abs().ok_or_else(|| Failure::runtime("integer overflow"))?),
+        ("abs", [V::Float(f)]) => V::Float(f.abs()),
+        ("sign", [V::Int(i)]) => V::Int(i.signum()),
+        ("sign", [V::Float(f)]) if !f.is_nan() => V::Int(if *f > 0.0 {
+            1
+        } else if *f < 0.0 {
+            -1
+        } else {
+            0
+        }),
+        ("ceil", [x]) => V::Float(number(x, name)?.ceil()),
+        ("floor", [x]) => V::Float(number(x, name)?.floor()),
+        ("round", [x]) => {
+            let f = number(x, name)?;
+            if (f.fract().abs() - 0.5).abs() < f64::EPSILON {
+                return Err(Failure::unsupported("round() of a half: engines round halves differently"));
+            }
+            V::Float(f.round())
+        }
+        ("sqrt", [x]) => V::Float(number(x, name)?.sqrt()),
+        ("exp", [x]) => V::Float(number(x, name)?.exp()),
+        ("log", [x]) => V::Float(number(x, name)?.ln()),
+        ("sin", [x]) => V::Float(number(x, name)?.sin()),
+        ("cos", [x]) => V::Float(number(x, name)?.cos()),
+        _ => {
+            let kinds: Vec<&str> = args.iter().map(V::kind).collect();
+            return Err(Failure::unsupported(format!("{name}() of {}", kinds.join(", "))));
+        }
+    })
+}
+
+fn keys<'a>(props: impl Iterator<Item = (&'a String, &'a V)>) -> V {
+    V::List(props.filter(|(_, v)| !v.is_null()).map(|(k, _)| V::Str(k.clone())).collect())
+}
+
+fn props<'a>(props: impl Iterator<Item = (&'a String, &'a V)>) -> V {
+    V::Map(props.filter(|(_, v)| !v.is_null()).map(|(k, v)| (k.clone(), v.clone())).collect())
+}
+
+/// An aggregate over a group's non-null values (`count(*)` gets one per row).
+pub(crate) fn aggregate(name: &str, values: Vec<V>) -> Result<V, Failure> {
+    Ok(match name {
+        "count" => V::Int(values.len() as i64),
+        "collect" => V::List(values),
+        "sum" => {
+            if values.iter().all(|v| matches!(v, V::Int(_))) {
+                let mut total: i64 = 0;
+                for v in &values {
+                    if let V::Int(i) = v {
+                        total = total.checked_add(*i).ok_or_else(|| Failure::runtime("integer overflow"))?;
+                    }
+                }
+                V::Int(total)
+            } else {
+                V::Float(values.iter().map(|v| number(v, name)).sum::<Result<f64, _>>()?)
+            }
+        }
+        "avg" if values.is_empty() => V::Null,
+        "avg" => {
+            let total = values.iter().map(|v| number(v, name)).sum::<Result<f64, _>>()?;
+            #[allow(clippy::cast_precision_loss)]
+            V::Float(total / values.len() as f64)
+        }
+        "min" | "max" => {
+            let family = |v: &V| match v {
+                V::Int(_) | V::Float(_) => "number",
+                other => other.kind(),
+            };
+            if values.windows(2).any(|w| family(&w[0]) != family(&w[1])) {
+                return Err(Failure::unsupported(format!("{name}() over values of several types")));
+            }
+            let want = if name == "min" { Ordering::Less } else { Ordering::Greater };
+            values.into_iter().reduce(|a, b| if order(&b, &a) == want { b } else { a }).unwrap_or(V::Null)
+        }
+        other => return Err(Failure::unsupported(format!("the aggregate {other}()"))),
+    })
+}
