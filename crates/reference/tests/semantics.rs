@@ -1,0 +1,175 @@
+//! openCypher's rules on small graphs whose answers are known by hand:
+//! each test is one rule engines have been seen to break.
+
+use std::collections::BTreeMap;
+
+use graphlancer_cypher::ast::{
+    BinOp, Clause, Direction, Expr, NodePattern, PathPattern, Projection, Query, RelPattern, SingleQuery,
+};
+use graphlancer_model::{Graph, GraphNode, GraphRelationship, Schema, Value};
+use graphlancer_reference::{FailureKind, run};
+
+/// Nodes 1 and 2 labelled `A`, node 3 labelled `B`; `1-[:T]->2`,
+/// `2-[:T]->3`, and a self-loop `3-[:T]->3`. Node 1 has `k: 1`.
+fn graph() -> Graph {
+    let node = |id: i64, label: &str, props: &[(&str, Value)]| GraphNode {
+        id,
+        labels: vec![label.into()],
+        properties: props.iter().map(|(k, v)| ((*k).to_owned(), v.clone())).collect(),
+    };
+    let rel = |id: i64, start: i64, end: i64| GraphRelationship {
+        id,
+        rel_type: "T".into(),
+        start,
+        end,
+        properties: BTreeMap::new(),
+    };
+    Graph {
+        schema: Schema { keys: Vec::new(), labels: Vec::new(), rel_types: Vec::new() },
+        nodes: vec![node(1, "A", &[("k", Value::Int(1))]), node(2, "A", &[]), node(3, "B", &[])],
+        relationships: vec![rel(10, 1, 2), rel(11, 2, 3), rel(12, 3, 3)],
+    }
+}
+
+fn n(var: &str) -> NodePattern {
+    NodePattern { variable: (!var.is_empty()).then(|| var.to_owned()), labels: Vec::new(), properties: Vec::new() }
+}
+
+fn r(var: &str, direction: Direction, length: Option<(u32, u32)>) -> RelPattern {
+    RelPattern {
+        variable: (!var.is_empty()).then(|| var.to_owned()),
+        types: Vec::new(),
+        direction,
+        length,
+        properties: Vec::new(),
+    }
+}
+
+fn path(start: NodePattern, hops: Vec<(RelPattern, NodePattern)>) -> PathPattern {
+    PathPattern { name: None, start, hops }
+}
+
+fn matching(optional: bool, patterns: Vec<PathPattern>, predicate: Option<Expr>) -> Clause {
+    Clause::Match { optional, patterns, guard: None, predicate }
+}
+
+fn ret(items: Vec<Expr>) -> Clause {
+    Clause::Return(Projection::of(items.into_iter().enumerate().map(|(i, e)| (e, format!("c{i}"))).collect()))
+}
+
+fn query(clauses: Vec<Clause>) -> Query {
+    Query { parts: vec![SingleQuery { clauses }], union_all: false }
+}
+
+fn agg(name: &str, arg: Option<Expr>) -> Expr {
+    Expr::Aggregate { name: name.into(), distinct: false, arg: arg.map(Box::new) }
+}
+
+fn int(i: i64) -> Expr {
+    Expr::lit(Value::Int(i))
+}
+
+fn rows(q: &Query) -> Vec<Vec<Value>> {
+    run(&graph(), q).expect("an answer").rows
+}
+
+#[test]
+fn optional_match_without_a_match_gives_one_row_of_nulls_and_aggregates_of_it() {
+    let q = query(vec![
+        matching(true, vec![path(n("x"), Vec::new())], Some(Expr::lit(Value::Bool(false)))),
+        ret(vec![Expr::var("x"), agg("count", Some(Expr::var("x")))]),
+    ]);
+    // Grouped by x (null): one group, count of non-null x is 0.
+    assert_eq!(rows(&q), vec![vec![Value::Null, Value::Int(0)]]);
+    let q = query(vec![
+        matching(false, vec![path(n("x"), Vec::new())], Some(Expr::lit(Value::Bool(false)))),
+        ret(vec![agg("count", None), agg("sum", Some(int(1))), agg("avg", Some(int(1))), agg("collect", Some(int(1)))]),
+    ]);
+    assert_eq!(rows(&q), vec![vec![Value::Int(0), Value::Int(0), Value::Null, Value::List(Vec::new())]]);
+}
+
+#[test]
+fn relationships_are_used_once_per_match_and_a_self_loop_is_one_undirected_step() {
+    // (a)-[]-(b)-[]-(c): walks of two distinct relationships, either way.
+    let two = query(vec![
+        matching(
+            false,
+            vec![path(n("a"), vec![(r("", Direction::Both, None), n("b")), (r("", Direction::Both, None), n("c"))])],
+            None,
+        ),
+        ret(vec![agg("count", None)]),
+    ]);
+    // Relationships 10 (1-2), 11 (2-3), 12 (3-3). Ordered pairs of distinct
+    // relationships sharing the middle node, each oriented: 1-2-3, 3-2-1,
+    // 2-3-3 (via 11 then the loop), 3-3-2 (the loop then 11): 4.
+    assert_eq!(rows(&two), vec![vec![Value::Int(4)]]);
+    let undirected_loop = query(vec![
+        matching(false, vec![path(n("a"), vec![(r("", Direction::Both, None), n("a"))])], None),
+        ret(vec![agg("count", None)]),
+    ]);
+    assert_eq!(rows(&undirected_loop), vec![vec![Value::Int(1)]]);
+}
+
+#[test]
+fn variable_length_paths_never_repeat_a_relationship() {
+    // From node 1 outwards, 1 to 5 hops: 1->2, 1->2->3, 1->2->3->3 (loop once).
+    let q = query(vec![
+        matching(
+            false,
+            vec![path(
+                NodePattern { properties: vec![("k".into(), int(1))], ..n("a") },
+                vec![(r("", Direction::Out, Some((1, 5))), n("b"))],
+            )],
+            None,
+        ),
+        ret(vec![agg("count", None)]),
+    ]);
+    assert_eq!(rows(&q), vec![vec![Value::Int(3)]]);
+}
+
+#[test]
+fn arithmetic_errors_are_errors_and_a_decided_or_leaves_them_open() {
+    let overflow = query(vec![ret(vec![Expr::binary(BinOp::Add, int(i64::MAX), int(1))])]);
+    assert_eq!(run(&graph(), &overflow).map_err(|f| f.kind), Err(FailureKind::Runtime));
+    let by_zero = query(vec![ret(vec![Expr::binary(BinOp::Div, int(1), int(0))])]);
+    assert_eq!(run(&graph(), &by_zero).map_err(|f| f.kind), Err(FailureKind::Runtime));
+    // `true OR 1/0 = 1`: an engine may skip the right side, so no one answer.
+    let hidden = query(vec![ret(vec![Expr::binary(
+        BinOp::Or,
+        Expr::lit(Value::Bool(true)),
+        Expr::binary(BinOp::Eq, Expr::binary(BinOp::Div, int(1), int(0)), int(1)),
+    )])]);
+    assert_eq!(run(&graph(), &hidden).map_err(|f| f.kind), Err(FailureKind::Unsupported));
+}
+
+#[test]
+fn a_delete_is_seen_by_every_later_clause_and_a_merge_creates_its_path_once() {
+    // MATCH ()-[r]->() DELETE r WITH 1 AS one OPTIONAL MATCH ()-[s]->() RETURN s
+    let q = query(vec![
+        matching(false, vec![path(n(""), vec![(r("r", Direction::Out, None), n(""))])], None),
+        Clause::Delete { detach: false, variables: vec!["r".into()] },
+        Clause::With(Projection::of(vec![(int(1), "one".into())])),
+        matching(true, vec![path(n(""), vec![(r("s", Direction::Out, None), n(""))])], None),
+        ret(vec![Expr::var("s")]),
+    ]);
+    assert_eq!(rows(&q), vec![vec![Value::Null]; 3], "three rows, none of which sees a relationship");
+    // MERGE (:C)-[:U]->(:C) RETURN 1 on a graph without C: created once, one row.
+    let c = NodePattern { labels: vec!["C".into()], ..n("") };
+    let u = RelPattern { types: vec!["U".into()], ..r("", Direction::Out, None) };
+    let q = query(vec![
+        Clause::Merge { pattern: path(c.clone(), vec![(u, c)]), on_create: Vec::new(), on_match: Vec::new() },
+        ret(vec![int(1)]),
+    ]);
+    assert_eq!(rows(&q), vec![vec![Value::Int(1)]]);
+}
+
+#[test]
+fn unwind_of_a_null_element_is_a_row_and_unwind_of_null_is_none() {
+    let q = query(vec![
+        Clause::Unwind { list: Expr::List(vec![Expr::lit(Value::Null)]), alias: "x".into() },
+        ret(vec![Expr::var("x")]),
+    ]);
+    assert_eq!(rows(&q), vec![vec![Value::Null]]);
+    let q = query(vec![Clause::Unwind { list: Expr::lit(Value::Null), alias: "x".into() }, ret(vec![Expr::var("x")])]);
+    assert!(rows(&q).is_empty());
+}
