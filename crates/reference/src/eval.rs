@@ -183,8 +183,8 @@ impl<'s> Ev<'s> {
                 for n in nodes {
                     self.store.nodes[n].deleted = true;
                     if *detach {
-                        for r in self.store.rels.iter_mut().filter(|r| r.start == n || r.end == n) {
-                            r.deleted = true;
+                        for r in self.store.incident[n].clone() {
+                            self.store.rels[r].deleted = true;
                         }
                     }
                 }
@@ -260,8 +260,7 @@ impl<'s> Ev<'s> {
                     return Err(Failure::semantic("CREATE of a bound or variable-length relationship"));
                 }
                 let props = self.props(&rp.properties, &row)?;
-                self.store.rels.push(RelRec { start, end, rel_type: rel_type.clone(), props, deleted: false });
-                let r = self.store.rels.len() - 1;
+                let r = self.store.add_rel(RelRec { start, end, rel_type: rel_type.clone(), props, deleted: false });
                 if let Some(v) = &rp.variable {
                     row.insert(v.clone(), V::Rel(r));
                 }
@@ -286,8 +285,7 @@ impl<'s> Ev<'s> {
             };
         }
         let props = self.props(&np.properties, row)?;
-        self.store.nodes.push(NodeRec { labels: np.labels.iter().cloned().collect(), props, deleted: false });
-        let n = self.store.nodes.len() - 1;
+        let n = self.store.add_node(NodeRec { labels: np.labels.iter().cloned().collect(), props, deleted: false });
         if let Some(v) = &np.variable {
             row.insert(v.clone(), V::Node(n));
         }

@@ -38,7 +38,12 @@ impl Ev<'_> {
         if p.name.as_ref().is_some_and(|n| row.contains_key(n)) {
             return Err(Failure::unsupported("a path variable bound before its pattern"));
         }
-        for n in 0..self.store.nodes.len() {
+        // A bound start is the one candidate.
+        let candidates: Vec<usize> = match p.start.variable.as_ref().and_then(|v| row.get(v)) {
+            Some(V::Node(n)) => vec![*n],
+            _ => (0..self.store.nodes.len()).collect(),
+        };
+        for n in candidates {
             if let Some(row) = self.node_fits(&p.start, n, &row)? {
                 let walk = Walk { row, nodes: vec![n], rels: Vec::new() };
                 self.hop(p, 0, walk, rest, used, out)?;
@@ -142,7 +147,8 @@ impl Ev<'_> {
     /// The relationships a hop may take from node `at`, with the node each leads to.
     fn steps_from(&self, at: usize, rp: &RelPattern, row: &Row) -> Result<Vec<(usize, usize)>, Failure> {
         let mut out = Vec::new();
-        for (i, r) in self.store.rels.iter().enumerate() {
+        for &i in &self.store.incident[at] {
+            let r = &self.store.rels[i];
             if r.deleted || !(rp.types.is_empty() || rp.types.contains(&r.rel_type)) {
                 continue;
             }

@@ -32,6 +32,8 @@ pub(crate) struct RelRec {
 pub struct Store {
     pub(crate) nodes: Vec<NodeRec>,
     pub(crate) rels: Vec<RelRec>,
+    /// The relationships at each node (a self-loop once), in creation order.
+    pub(crate) incident: Vec<Vec<usize>>,
 }
 
 pub(crate) fn from_value(v: &Value) -> Result<V, Failure> {
@@ -58,7 +60,8 @@ impl Store {
             out.insert(ID_PROPERTY.to_owned(), V::Int(id));
             out
         };
-        Store {
+        let mut store = Store {
+            incident: Vec::new(),
             nodes: graph
                 .nodes
                 .iter()
@@ -79,7 +82,34 @@ impl Store {
                     deleted: false,
                 })
                 .collect(),
+        };
+        store.incident = vec![Vec::new(); store.nodes.len()];
+        for (i, r) in store.rels.iter().enumerate() {
+            store.incident[r.start].push(i);
+            if r.end != r.start {
+                store.incident[r.end].push(i);
+            }
         }
+        store
+    }
+
+    /// Adds a node, giving its index.
+    pub(crate) fn add_node(&mut self, node: NodeRec) -> usize {
+        self.nodes.push(node);
+        self.incident.push(Vec::new());
+        self.nodes.len() - 1
+    }
+
+    /// Adds a relationship, giving its index.
+    pub(crate) fn add_rel(&mut self, rel: RelRec) -> usize {
+        let (start, end) = (rel.start, rel.end);
+        self.rels.push(rel);
+        let i = self.rels.len() - 1;
+        self.incident[start].push(i);
+        if end != start {
+            self.incident[end].push(i);
+        }
+        i
     }
 
     pub(crate) fn node(&self, i: usize) -> Result<&NodeRec, Failure> {
