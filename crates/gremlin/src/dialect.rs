@@ -71,6 +71,8 @@ pub struct Quirks {
     pub edge_group_by_label: bool,
     /// A `by(<traversal>)` modulator may hold a move or a chain of steps.
     pub chains_in_by: bool,
+    /// `mean()` of integers divides as floats.
+    pub mean_of_integers: bool,
 }
 
 impl Quirks {
@@ -91,6 +93,7 @@ impl Quirks {
         generated_ids: true,
         edge_group_by_label: true,
         chains_in_by: true,
+        mean_of_integers: true,
     };
 
     fn meet(self, o: Quirks) -> Quirks {
@@ -110,6 +113,7 @@ impl Quirks {
             generated_ids: self.generated_ids && o.generated_ids,
             edge_group_by_label: self.edge_group_by_label && o.edge_group_by_label,
             chains_in_by: self.chains_in_by && o.chains_in_by,
+            mean_of_integers: self.mean_of_integers && o.mean_of_integers,
         }
     }
 }

@@ -90,6 +90,8 @@ fn grafeo() -> GremlinDialect {
             // project('p').by(outE().count()): "Expected RParen, found OutE";
             // by(values('k').fold()): "Expected RParen, found Dot".
             chains_in_by: false,
+            // GM: g.E().values('k0').mean() over -7, 2, -3 is -3.0, not -2.666….
+            mean_of_integers: false,
         },
     }
 }

@@ -596,7 +596,9 @@ impl<'a> TraversalGenerator<'a> {
             60..=74 if numeric => {
                 at.ty = Ty::Number;
                 at.ordered = false;
-                [Step::Sum, Step::Min, Step::Max, Step::Mean].choose(rng)?.clone()
+                let mean = ty == PropertyType::Float || self.sound(self.dialect.quirks.mean_of_integers);
+                let all = [Step::Sum, Step::Min, Step::Max, Step::Mean];
+                all[..if mean { 4 } else { 3 }].choose(rng)?.clone()
             }
             75..=79 if ty != PropertyType::Bool => {
                 at.ty = Ty::Number;
