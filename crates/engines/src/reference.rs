@@ -46,11 +46,18 @@ impl Engine for Reference {
         opts: &ExecOptions,
     ) -> Result<Outcome, EngineError> {
         let Some(ast) = ast.filter(|a| !a.parts.is_empty()) else { return self.execute(query, opts) };
+        // Past the timeout, or with ten times the row cap in one clause, the
+        // reference gives up: it runs in graphlancer's own process.
+        let limits = graphlancer_reference::Limits {
+            max_rows: opts.max_rows.saturating_mul(10),
+            deadline: Some(std::time::Instant::now() + opts.timeout),
+        };
         // Each query runs on a copy: what it writes is gone after it.
         let mut store = self.store.clone();
         // A panic is a fault of ours, reported as the reference's internal error.
-        let answer =
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| graphlancer_reference::run_on(&mut store, ast)));
+        let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            graphlancer_reference::run_on(&mut store, ast, limits)
+        }));
         Ok(match answer {
             Err(panic) => {
                 let what = panic

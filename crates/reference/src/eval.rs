@@ -17,13 +17,30 @@ pub(crate) type Row = BTreeMap<String, V>;
 /// The evaluator over one store.
 pub(crate) struct Ev<'s> {
     pub(crate) store: &'s mut Store,
+    limits: crate::Limits,
+    /// Steps taken, for the deadline checks.
+    work: std::cell::Cell<u64>,
 }
 
 type Table = (Vec<String>, Vec<Vec<V>>);
 
 impl<'s> Ev<'s> {
-    pub(crate) fn new(store: &'s mut Store) -> Self {
-        Self { store }
+    pub(crate) fn new(store: &'s mut Store, limits: crate::Limits) -> Self {
+        Self { store, limits, work: std::cell::Cell::new(0) }
+    }
+
+    /// One step of work: past the deadline, or with more rows in hand than
+    /// the limit, the reference gives up rather than fill memory.
+    pub(crate) fn tick(&self, rows: usize) -> Result<(), Failure> {
+        let w = self.work.get() + 1;
+        self.work.set(w);
+        if rows > self.limits.max_rows {
+            return Err(Failure::unsupported(format!("more than {} rows in one clause", self.limits.max_rows)));
+        }
+        if w.is_multiple_of(256) && self.limits.deadline.is_some_and(|d| std::time::Instant::now() > d) {
+            return Err(Failure::unsupported("the reference ran out of time"));
+        }
+        Ok(())
     }
 
     pub(crate) fn query(&mut self, q: &Query) -> Result<Table, Failure> {
@@ -75,6 +92,7 @@ impl<'s> Ev<'s> {
                             found.push(m);
                         }
                     }
+                    self.tick(out.len() + found.len())?;
                     if found.is_empty() && *optional {
                         let mut r = row.clone();
                         for v in Self::new_variables(patterns, &row) {
@@ -99,6 +117,7 @@ impl<'s> Ev<'s> {
                         r.insert(alias.clone(), v);
                         out.push(r);
                     }
+                    self.tick(out.len())?;
                 }
                 Ok(out)
             }
@@ -115,6 +134,7 @@ impl<'s> Ev<'s> {
                             joined.extend(r.into_iter().filter(|(k, _)| !imports.contains(k)));
                             out.push(joined);
                         }
+                        self.tick(out.len())?;
                     }
                 }
                 Ok(out)
@@ -127,22 +147,24 @@ impl<'s> Ev<'s> {
                 Ok(out)
             }
             Clause::Merge { pattern, on_create, on_match } => {
-                let mut out = Vec::new();
-                for row in rows {
-                    let found = self.match_patterns(std::slice::from_ref(pattern), &row)?;
-                    if found.is_empty() {
-                        self.merge_nulls(pattern, &row)?;
-                        let created = self.create(std::slice::from_ref(pattern), row)?;
-                        out.push(self.set(on_create, created)?);
-                    } else {
-                        for m in found {
-                            out.push(self.set(on_match, m)?);
-                        }
+                // Each row's MERGE sees what earlier rows created and set, and
+                // no order of rows is the right one: where the reverse order
+                // gives another outcome, the answer is not one.
+                if rows.len() > 1 {
+                    let mut reversed = rows.clone();
+                    reversed.reverse();
+                    let mut copy = self.store.clone();
+                    let other = Ev::new(&mut copy, self.limits).merge(pattern, on_create, on_match, reversed)?;
+                    let out = self.merge(pattern, on_create, on_match, rows)?;
+                    let sizes = |s: &Store| (s.nodes.len(), s.rels.len());
+                    if out.len() != other.len() || sizes(self.store) != sizes(&copy) {
+                        return Err(Failure::unsupported("a MERGE whose outcome depends on the order of its rows"));
                     }
+                    return Ok(out);
                 }
-                Ok(out)
+                self.merge(pattern, on_create, on_match, rows)
             }
-            Clause::Set { items } => rows.into_iter().map(|r| self.set(items, r)).collect(),
+            Clause::Set { items } => self.set_rows(items, rows),
             Clause::Remove { items } => {
                 for row in &rows {
                     for item in items {
@@ -209,6 +231,70 @@ impl<'s> Ev<'s> {
                 Ok(rows)
             }
         }
+    }
+
+    fn merge(
+        &mut self,
+        pattern: &PathPattern,
+        on_create: &[SetItem],
+        on_match: &[SetItem],
+        rows: Vec<Row>,
+    ) -> Result<Vec<Row>, Failure> {
+        let mut out = Vec::new();
+        for row in rows {
+            let found = self.match_patterns(std::slice::from_ref(pattern), &row)?;
+            if found.is_empty() {
+                self.merge_nulls(pattern, &row)?;
+                let created = self.create(std::slice::from_ref(pattern), row)?;
+                out.push(self.set(on_create, created)?);
+            } else {
+                for m in found {
+                    out.push(self.set(on_match, m)?);
+                }
+            }
+            self.tick(out.len())?;
+        }
+        Ok(out)
+    }
+
+    /// SET over all rows; two rows writing different values to one property
+    /// leave the outcome to the order of rows, which no rule fixes.
+    fn set_rows(&mut self, items: &[SetItem], rows: Vec<Row>) -> Result<Vec<Row>, Failure> {
+        let mut written: BTreeMap<(bool, usize, String), Key> = BTreeMap::new();
+        let mut out = Vec::with_capacity(rows.len());
+        for row in rows {
+            let row = self.set(items, row)?;
+            for item in items {
+                let (SetItem::Property(v, ..)
+                | SetItem::MergeMap(v, _)
+                | SetItem::ReplaceMap(v, _)
+                | SetItem::Label(v, _)) = item;
+                let (node, i) = match row.get(v) {
+                    Some(V::Node(n)) => (true, *n),
+                    Some(V::Rel(r)) => (false, *r),
+                    _ => continue,
+                };
+                let props = if node { &self.store.nodes[i].props } else { &self.store.rels[i].props };
+                // A replaced map is compared whole, under the empty key.
+                let now: Vec<(String, Key)> = match item {
+                    SetItem::Property(_, k, _) => vec![(k.clone(), Key::of(props.get(k).unwrap_or(&V::Null)))],
+                    SetItem::MergeMap(_, e) => {
+                        e.iter().map(|(k, _)| (k.clone(), Key::of(props.get(k).unwrap_or(&V::Null)))).collect()
+                    }
+                    SetItem::ReplaceMap(..) => vec![(String::new(), Key::of(&V::Map(props.clone())))],
+                    SetItem::Label(..) => Vec::new(),
+                };
+                for (k, value) in now {
+                    if let Some(before) = written.insert((node, i, k), value.clone())
+                        && before != value
+                    {
+                        return Err(Failure::unsupported("rows of one SET write different values to one property"));
+                    }
+                }
+            }
+            out.push(row);
+        }
+        Ok(out)
     }
 
     fn lookup(&self, v: &str, row: &Row) -> Result<V, Failure> {

@@ -71,16 +71,31 @@ impl std::fmt::Display for Failure {
     }
 }
 
+/// How far the reference goes before it gives up (`unsupported`).
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Rows one clause may hold.
+    pub max_rows: usize,
+    /// When to stop.
+    pub deadline: Option<std::time::Instant>,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self { max_rows: 100_000, deadline: None }
+    }
+}
+
 /// Runs `query` on a copy of `graph` and gives its answer: what it returns
 /// (a query that only writes returns no rows) or the error it must raise.
 pub fn run(graph: &Graph, query: &Query) -> Result<Answer, Failure> {
     let mut store = Store::of(graph);
-    run_on(&mut store, query)
+    run_on(&mut store, query, Limits::default())
 }
 
-/// Runs `query` on `store`, which keeps what the query wrote.
-pub fn run_on(store: &mut Store, query: &Query) -> Result<Answer, Failure> {
-    let (columns, rows) = eval::Ev::new(store).query(query)?;
+/// Runs `query` on `store`, which keeps what the query wrote, within `limits`.
+pub fn run_on(store: &mut Store, query: &Query, limits: Limits) -> Result<Answer, Failure> {
+    let (columns, rows) = eval::Ev::new(store, limits).query(query)?;
     store.check_no_dangling()?;
     let rows = rows.iter().map(|r| r.iter().map(|v| store.output(v)).collect()).collect::<Result<_, _>>()?;
     Ok(Answer { columns, rows })

@@ -173,3 +173,64 @@ fn unwind_of_a_null_element_is_a_row_and_unwind_of_null_is_none() {
     let q = query(vec![Clause::Unwind { list: Expr::lit(Value::Null), alias: "x".into() }, ret(vec![Expr::var("x")])]);
     assert!(rows(&q).is_empty());
 }
+
+/// Where the order of rows decides a write, no answer is the right one:
+/// found by the first campaigns' triage (a MERGE over rows of different
+/// values whose ON CREATE SET changes what later rows match).
+#[test]
+fn writes_whose_outcome_depends_on_the_order_of_rows_are_left_open() {
+    use graphlancer_cypher::ast::SetItem;
+    let bools = |v: &[bool]| Expr::List(v.iter().map(|b| Expr::lit(Value::Bool(*b))).collect());
+    let merge = |list: &[bool]| {
+        query(vec![
+            Clause::Unwind { list: bools(list), alias: "v".into() },
+            Clause::Merge {
+                pattern: path(NodePattern { properties: vec![("m".into(), Expr::var("v"))], ..n("x") }, Vec::new()),
+                on_create: vec![SetItem::Property("x".into(), "m".into(), Expr::lit(Value::Bool(false)))],
+                on_match: Vec::new(),
+            },
+            ret(vec![agg("count", None)]),
+        ])
+    };
+    // [true, true, false] gives 4 rows; [false, true, true] gives 3.
+    assert_eq!(run(&graph(), &merge(&[true, true, false])).map_err(|f| f.kind), Err(FailureKind::Unsupported));
+    // Rows of one value make the same writes in any order.
+    assert_eq!(rows(&merge(&[true, true])), vec![vec![Value::Int(2)]]);
+    // MATCH (a {k: 1}), (b) SET a.j = b.gid: three rows, three values for one property.
+    let set = |target: &str| {
+        query(vec![
+            matching(
+                false,
+                vec![
+                    path(NodePattern { properties: vec![("k".into(), int(1))], ..n("a") }, Vec::new()),
+                    path(n("b"), Vec::new()),
+                ],
+                None,
+            ),
+            Clause::Set {
+                items: vec![SetItem::Property(
+                    "a".into(),
+                    "j".into(),
+                    Expr::Property(Box::new(Expr::var(target)), "gid".into()),
+                )],
+            },
+            ret(vec![agg("count", None)]),
+        ])
+    };
+    assert_eq!(run(&graph(), &set("b")).map_err(|f| f.kind), Err(FailureKind::Unsupported));
+    assert_eq!(rows(&set("a")), vec![vec![Value::Int(3)]], "the same value from every row is one answer");
+}
+
+/// A clause with more rows than the limit is given up, not held in memory.
+#[test]
+fn a_clause_past_the_row_limit_is_given_up() {
+    let q = query(vec![
+        matching(false, vec![path(n("a"), Vec::new()), path(n("b"), Vec::new()), path(n("c"), Vec::new())], None),
+        ret(vec![agg("count", None)]),
+    ]);
+    let mut store = graphlancer_reference::Store::of(&graph());
+    let tight = graphlancer_reference::Limits { max_rows: 10, deadline: None };
+    let r = graphlancer_reference::run_on(&mut store, &q, tight);
+    assert_eq!(r.map_err(|f| f.kind), Err(FailureKind::Unsupported), "27 rows over a limit of 10");
+    assert_eq!(rows(&q), vec![vec![Value::Int(27)]]);
+}
