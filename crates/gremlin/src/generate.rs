@@ -597,8 +597,12 @@ impl<'a> TraversalGenerator<'a> {
                 at.ty = Ty::Number;
                 at.ordered = false;
                 let mean = ty == PropertyType::Float || self.sound(self.dialect.quirks.mean_of_integers);
-                let all = [Step::Sum, Step::Min, Step::Max, Step::Mean];
-                all[..if mean { 4 } else { 3 }].choose(rng)?.clone()
+                let choices: &[Step] = if mean {
+                    &[Step::Sum, Step::Min, Step::Max, Step::Mean]
+                } else {
+                    &[Step::Sum, Step::Min, Step::Max]
+                };
+                choices.choose(rng)?.clone()
             }
             75..=79 if ty != PropertyType::Bool => {
                 at.ty = Ty::Number;

@@ -139,6 +139,11 @@ impl CaseQuery {
         }
     }
 
+    /// How its answers compare: as a bag, or by the columns ORDER BY fixes.
+    pub fn row_order(&self) -> graphlancer_model::RowOrder {
+        self.order_columns.clone().map_or(graphlancer_model::RowOrder::Bag, graphlancer_model::RowOrder::SortedBy)
+    }
+
     /// The AST of a Cypher query, for an engine that reads it (the reference).
     pub fn cypher_ast(&self) -> Option<&Query> {
         (self.traversal.is_none() && !self.ast.parts.is_empty()).then_some(&self.ast)

@@ -545,7 +545,7 @@ fn judge_null_check(cx: &JudgeCx<'_>, case: &TestCase, outcomes: &[Vec<Outcome>]
         });
         let projected =
             ResultSet::new(before.columns.clone(), after.rows.iter().map(|row| row[..n].to_vec()).collect());
-        let order = case.queries[0].order_columns.clone().map_or(RowOrder::Bag, RowOrder::SortedBy);
+        let order = case.queries[0].row_order();
         let (how, summary) = if let Some(row) = wrong {
             let shown: Vec<String> = row.iter().map(ToString::to_string).collect();
             (

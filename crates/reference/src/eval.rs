@@ -95,7 +95,7 @@ impl<'s> Ev<'s> {
                     self.tick(out.len() + found.len())?;
                     if found.is_empty() && *optional {
                         let mut r = row.clone();
-                        for v in Self::new_variables(patterns, &row) {
+                        for v in crate::pattern::new_variables(patterns, &row) {
                             r.insert(v, V::Null);
                         }
                         found.push(r);
@@ -168,19 +168,21 @@ impl<'s> Ev<'s> {
             Clause::Remove { items } => {
                 for row in &rows {
                     for item in items {
-                        let (RemoveItem::Property(v, _) | RemoveItem::Label(v, _)) = item;
-                        match (item, self.lookup(v, row)?) {
-                            (_, V::Null) => {}
-                            (RemoveItem::Property(_, k), V::Node(n)) => {
-                                self.node_mut(n)?.props.remove(k);
+                        match item {
+                            RemoveItem::Property(v, k) => {
+                                if let Some(props) = self.props_mut(self.lookup(v, row)?, "REMOVE")? {
+                                    props.remove(k);
+                                }
                             }
-                            (RemoveItem::Property(_, k), V::Rel(r)) => {
-                                self.rel_mut(r)?.props.remove(k);
-                            }
-                            (RemoveItem::Label(_, l), V::Node(n)) => {
-                                self.node_mut(n)?.labels.remove(l);
-                            }
-                            (_, other) => return Err(Failure::runtime(format!("REMOVE on a {}", other.kind()))),
+                            RemoveItem::Label(v, l) => match self.lookup(v, row)? {
+                                V::Null => {}
+                                V::Node(n) => {
+                                    self.node_mut(n)?.labels.remove(l);
+                                }
+                                other => {
+                                    return Err(Failure::runtime(format!("REMOVE of a label on a {}", other.kind())));
+                                }
+                            },
                         }
                     }
                 }
@@ -260,7 +262,9 @@ impl<'s> Ev<'s> {
     /// SET over all rows; two rows writing different values to one property
     /// leave the outcome to the order of rows, which no rule fixes.
     fn set_rows(&mut self, items: &[SetItem], rows: Vec<Row>) -> Result<Vec<Row>, Failure> {
-        let mut written: BTreeMap<(bool, usize, String), Key> = BTreeMap::new();
+        // Per entity and key, the value the first row wrote; a replaced map
+        // is compared whole, under the empty key.
+        let mut written: BTreeMap<(Key, String), Key> = BTreeMap::new();
         let mut out = Vec::with_capacity(rows.len());
         for row in rows {
             let row = self.set(items, row)?;
@@ -269,25 +273,21 @@ impl<'s> Ev<'s> {
                 | SetItem::MergeMap(v, _)
                 | SetItem::ReplaceMap(v, _)
                 | SetItem::Label(v, _)) = item;
-                let (node, i) = match row.get(v) {
-                    Some(V::Node(n)) => (true, *n),
-                    Some(V::Rel(r)) => (false, *r),
+                let props = match row.get(v) {
+                    Some(V::Node(n)) => &self.store.nodes[*n].props,
+                    Some(V::Rel(r)) => &self.store.rels[*r].props,
                     _ => continue,
                 };
-                let props = if node { &self.store.nodes[i].props } else { &self.store.rels[i].props };
-                // A replaced map is compared whole, under the empty key.
+                let value = |k: &String| Key::of(props.get(k).unwrap_or(&V::Null));
                 let now: Vec<(String, Key)> = match item {
-                    SetItem::Property(_, k, _) => vec![(k.clone(), Key::of(props.get(k).unwrap_or(&V::Null)))],
-                    SetItem::MergeMap(_, e) => {
-                        e.iter().map(|(k, _)| (k.clone(), Key::of(props.get(k).unwrap_or(&V::Null)))).collect()
-                    }
+                    SetItem::Property(_, k, _) => vec![(k.clone(), value(k))],
+                    SetItem::MergeMap(_, e) => e.iter().map(|(k, _)| (k.clone(), value(k))).collect(),
                     SetItem::ReplaceMap(..) => vec![(String::new(), Key::of(&V::Map(props.clone())))],
                     SetItem::Label(..) => Vec::new(),
                 };
-                for (k, value) in now {
-                    if let Some(before) = written.insert((node, i, k), value.clone())
-                        && before != value
-                    {
+                let entity = Key::of(&row[v]);
+                for (k, after) in now {
+                    if written.insert((entity.clone(), k), after.clone()).is_some_and(|before| before != after) {
                         return Err(Failure::unsupported("rows of one SET write different values to one property"));
                     }
                 }
@@ -391,53 +391,50 @@ impl<'s> Ev<'s> {
 
     fn set(&mut self, items: &[SetItem], row: Row) -> Result<Row, Failure> {
         for item in items {
-            match item {
-                SetItem::Property(v, k, e) => {
-                    let value = storable(self.expr(e, &row)?)?;
-                    let props = match self.lookup(v, &row)? {
-                        V::Null => continue,
-                        V::Node(n) => &mut self.node_mut(n)?.props,
-                        V::Rel(r) => &mut self.rel_mut(r)?.props,
-                        other => return Err(Failure::runtime(format!("SET on a {}", other.kind()))),
-                    };
-                    if value.is_null() {
-                        props.remove(k);
-                    } else {
-                        props.insert(k.clone(), value);
-                    }
-                }
-                SetItem::MergeMap(v, entries) | SetItem::ReplaceMap(v, entries) => {
-                    let mut values = Vec::new();
-                    for (k, e) in entries {
-                        values.push((k.clone(), storable(self.expr(e, &row)?)?));
-                    }
-                    let props = match self.lookup(v, &row)? {
-                        V::Null => continue,
-                        V::Node(n) => &mut self.node_mut(n)?.props,
-                        V::Rel(r) => &mut self.rel_mut(r)?.props,
-                        other => return Err(Failure::runtime(format!("SET on a {}", other.kind()))),
-                    };
-                    if matches!(item, SetItem::ReplaceMap(..)) {
-                        props.clear();
-                    }
-                    for (k, value) in values {
-                        if value.is_null() {
-                            props.remove(&k);
-                        } else {
-                            props.insert(k, value);
+            // A property is a map of one entry merged in.
+            let (v, entries, replace): (&String, Vec<(&String, &Expr)>, bool) = match item {
+                SetItem::Label(v, l) => {
+                    match self.lookup(v, &row)? {
+                        V::Null => {}
+                        V::Node(n) => {
+                            self.node_mut(n)?.labels.insert(l.clone());
                         }
+                        other => return Err(Failure::runtime(format!("SET of a label on a {}", other.kind()))),
                     }
+                    continue;
                 }
-                SetItem::Label(v, l) => match self.lookup(v, &row)? {
-                    V::Null => {}
-                    V::Node(n) => {
-                        self.node_mut(n)?.labels.insert(l.clone());
-                    }
-                    other => return Err(Failure::runtime(format!("SET of a label on a {}", other.kind()))),
-                },
+                SetItem::Property(v, k, e) => (v, vec![(k, e)], false),
+                SetItem::MergeMap(v, m) => (v, m.iter().map(|(k, e)| (k, e)).collect(), false),
+                SetItem::ReplaceMap(v, m) => (v, m.iter().map(|(k, e)| (k, e)).collect(), true),
+            };
+            let mut values = Vec::with_capacity(entries.len());
+            for (k, e) in entries {
+                values.push((k.clone(), storable(self.expr(e, &row)?)?));
+            }
+            let Some(props) = self.props_mut(self.lookup(v, &row)?, "SET")? else { continue };
+            if replace {
+                props.clear();
+            }
+            for (k, value) in values {
+                if value.is_null() {
+                    props.remove(&k);
+                } else {
+                    props.insert(k, value);
+                }
             }
         }
         Ok(row)
+    }
+
+    /// The properties of `target`, to change; `None` for null, which a
+    /// write skips.
+    fn props_mut(&mut self, target: V, what: &str) -> Result<Option<&mut BTreeMap<String, V>>, Failure> {
+        Ok(Some(match target {
+            V::Null => return Ok(None),
+            V::Node(n) => &mut self.node_mut(n)?.props,
+            V::Rel(r) => &mut self.rel_mut(r)?.props,
+            other => return Err(Failure::runtime(format!("{what} on a {}", other.kind()))),
+        }))
     }
 
     /// WITH and RETURN: projection, grouping, DISTINCT, ORDER BY, SKIP,

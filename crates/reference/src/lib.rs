@@ -95,6 +95,9 @@ pub fn run(graph: &Graph, query: &Query) -> Result<Answer, Failure> {
 
 /// Runs `query` on `store`, which keeps what the query wrote, within `limits`.
 pub fn run_on(store: &mut Store, query: &Query, limits: Limits) -> Result<Answer, Failure> {
+    if let Some(why) = &store.unreadable {
+        return Err(why.clone());
+    }
     let (columns, rows) = eval::Ev::new(store, limits).query(query)?;
     store.check_no_dangling()?;
     let rows = rows.iter().map(|r| r.iter().map(|v| store.output(v)).collect()).collect::<Result<_, _>>()?;

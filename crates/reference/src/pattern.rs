@@ -222,26 +222,26 @@ impl Ev<'_> {
         }
         Ok(Some(row))
     }
+}
 
-    /// The variables a pattern binds that `row` does not hold yet.
-    pub(crate) fn new_variables(patterns: &[PathPattern], row: &Row) -> Vec<String> {
-        let mut out = Vec::new();
-        let mut add = |v: &Option<String>| {
-            if let Some(v) = v
-                && !row.contains_key(v)
-                && !out.contains(v)
-            {
-                out.push(v.clone());
-            }
-        };
-        for p in patterns {
-            add(&p.name);
-            add(&p.start.variable);
-            for (r, n) in &p.hops {
-                add(&r.variable);
-                add(&n.variable);
-            }
+/// The variables a pattern binds that `row` does not hold yet.
+pub(crate) fn new_variables(patterns: &[PathPattern], row: &Row) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut add = |v: &Option<String>| {
+        if let Some(v) = v
+            && !row.contains_key(v)
+            && !out.contains(v)
+        {
+            out.push(v.clone());
         }
-        out
+    };
+    for p in patterns {
+        add(&p.name);
+        add(&p.start.variable);
+        for (r, n) in &p.hops {
+            add(&r.variable);
+            add(&n.variable);
+        }
     }
+    out
 }

@@ -34,6 +34,9 @@ pub struct Store {
     pub(crate) rels: Vec<RelRec>,
     /// The relationships at each node (a self-loop once), in creation order.
     pub(crate) incident: Vec<Vec<usize>>,
+    /// Why the graph cannot be read (a property value the reference does
+    /// not model): then no query has an answer.
+    pub(crate) unreadable: Option<Failure>,
 }
 
 pub(crate) fn from_value(v: &Value) -> Result<V, Failure> {
@@ -54,14 +57,17 @@ impl Store {
     /// property `gid`.
     pub fn of(graph: &Graph) -> Self {
         let index: BTreeMap<i64, usize> = graph.nodes.iter().enumerate().map(|(i, n)| (n.id, i)).collect();
+        let values = graph.nodes.iter().map(|n| &n.properties).chain(graph.relationships.iter().map(|r| &r.properties));
+        let unreadable = values.flat_map(BTreeMap::values).find_map(|v| from_value(v).err());
         let props = |id: i64, p: &BTreeMap<String, Value>| {
             let mut out: BTreeMap<String, V> =
-                p.iter().filter_map(|(k, v)| from_value(v).ok().map(|v| (k.clone(), v))).collect();
+                p.iter().map(|(k, v)| (k.clone(), from_value(v).unwrap_or(V::Null))).collect();
             out.insert(ID_PROPERTY.to_owned(), V::Int(id));
             out
         };
         let mut store = Store {
             incident: Vec::new(),
+            unreadable,
             nodes: graph
                 .nodes
                 .iter()
@@ -137,15 +143,15 @@ impl Store {
         Ok(())
     }
 
-    fn props_out(props: &BTreeMap<String, V>, store: &Store) -> Result<BTreeMap<String, Value>, Failure> {
-        props.iter().filter(|(_, v)| !v.is_null()).map(|(k, v)| Ok((k.clone(), store.output(v)?))).collect()
+    fn props_out(&self, props: &BTreeMap<String, V>) -> Result<BTreeMap<String, Value>, Failure> {
+        props.iter().filter(|(_, v)| !v.is_null()).map(|(k, v)| Ok((k.clone(), self.output(v)?))).collect()
     }
 
     fn node_out(&self, i: usize) -> Result<graphlancer_model::Node, Failure> {
         let n = self.node(i)?;
         Ok(graphlancer_model::Node {
             labels: n.labels.iter().cloned().collect(),
-            properties: Self::props_out(&n.props, self)?,
+            properties: self.props_out(&n.props)?,
         })
     }
 
@@ -157,7 +163,7 @@ impl Store {
         };
         Ok(graphlancer_model::Relationship {
             rel_type: r.rel_type.clone(),
-            properties: Self::props_out(&r.props, self)?,
+            properties: self.props_out(&r.props)?,
             start: gid(r.start),
             end: gid(r.end),
         })
