@@ -312,8 +312,8 @@ fn tally(
                     slot.1 += 1;
                 }
             }
-            Outcome::Error { class, message } => {
-                *v.rejected.entry(class.name()).or_default() += 1;
+            Outcome::Open { reason: message } | Outcome::Error { message, .. } => {
+                *v.rejected.entry(outcome.kind()).or_default() += 1;
                 if v.rejections.len() < 50 {
                     v.rejections.push((g.text.clone(), message.lines().next().unwrap_or("").to_owned()));
                 }

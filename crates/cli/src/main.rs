@@ -406,5 +406,6 @@ fn describe(outcome: &Outcome) -> String {
         Outcome::Timeout { after_ms } => format!("TIMEOUT after {after_ms} ms"),
         Outcome::TooLarge { max_rows } => format!("more than {max_rows} rows (not kept)"),
         Outcome::Undecodable { message } => format!("UNDECODABLE (graphlancer could not read the answer): {message}"),
+        Outcome::Open { reason } => format!("no answer (open): {reason}"),
     }
 }

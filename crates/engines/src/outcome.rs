@@ -38,6 +38,13 @@ pub enum Outcome {
         /// What could not be read.
         message: String,
     },
+    /// The engine gives no answer and claims none: graphlancer's reference,
+    /// where it does not model the query or correct engines may answer
+    /// differently. Never compared and never a finding, counted as `open`.
+    Open {
+        /// Why there is no answer.
+        reason: String,
+    },
 }
 
 /// Kinds of query error. Oracles compare these, never message text.
@@ -79,6 +86,7 @@ impl Outcome {
             Outcome::Timeout { .. } => "timeout",
             Outcome::TooLarge { .. } => "too-large",
             Outcome::Undecodable { .. } => "undecodable",
+            Outcome::Open { .. } => "open",
         }
     }
 

@@ -1,12 +1,16 @@
 //! The reference engine as an engine: it answers the generated queries of
 //! a campaign from their AST, in process. It reads no Cypher text: a query
-//! given only as text (`exec`) is refused as unsupported.
+//! given only as text has no answer ([`Outcome::Open`]), nor has one it
+//! leaves open.
 
 use graphlancer_cypher::ast::Query;
 use graphlancer_model::{Graph, ResultSet};
 use graphlancer_reference::FailureKind;
 
 use crate::{Engine, EngineError, ErrorClass, ExecOptions, Outcome};
+
+/// The reference's name, which oracles take as the engine whose answer is right.
+pub const NAME: &str = "reference";
 
 /// graphlancer's reference engine over the loaded graph.
 #[derive(Debug, Default)]
@@ -16,7 +20,7 @@ pub struct Reference {
 
 impl Engine for Reference {
     fn name(&self) -> &str {
-        "reference"
+        NAME
     }
 
     fn version(&self) -> &str {
@@ -33,9 +37,8 @@ impl Engine for Reference {
     }
 
     fn execute(&mut self, _query: &str, _opts: &ExecOptions) -> Result<Outcome, EngineError> {
-        Ok(Outcome::Error {
-            class: ErrorClass::Unsupported,
-            message: "the reference answers generated queries from their AST; it does not parse Cypher text".into(),
+        Ok(Outcome::Open {
+            reason: "the reference answers generated queries from their AST; it does not parse Cypher text".into(),
         })
     }
 
@@ -71,12 +74,9 @@ impl Engine for Reference {
             }
             Ok(Ok(a)) if a.rows.len() > opts.max_rows => Outcome::TooLarge { max_rows: opts.max_rows },
             Ok(Ok(a)) => Outcome::Rows(ResultSet::new(a.columns, a.rows)),
+            Ok(Err(f)) if f.kind == FailureKind::Unsupported => Outcome::Open { reason: f.message },
             Ok(Err(f)) => Outcome::Error {
-                class: match f.kind {
-                    FailureKind::Runtime => ErrorClass::Runtime,
-                    FailureKind::Semantic => ErrorClass::Semantic,
-                    FailureKind::Unsupported => ErrorClass::Unsupported,
-                },
+                class: if f.kind == FailureKind::Runtime { ErrorClass::Runtime } else { ErrorClass::Semantic },
                 message: f.message,
             },
         })

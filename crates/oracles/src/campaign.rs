@@ -953,6 +953,7 @@ fn count(summary: &mut EngineSummary, outcome: &Outcome, waited: Duration, query
             summary.non_empty += u64::from(!r.rows.is_empty());
         }
         Outcome::Error { class, .. } => *summary.rejected.entry(class.name()).or_default() += 1,
+        Outcome::Open { .. } => *summary.rejected.entry("open").or_default() += 1,
         Outcome::Crash { .. } => summary.crashes += 1,
         Outcome::Timeout { .. } => summary.timeouts += 1,
         Outcome::TooLarge { .. } => summary.too_large += 1,

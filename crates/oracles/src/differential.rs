@@ -5,7 +5,7 @@
 //! oracle's, and answers graphlancer could not read are nobody's finding.
 
 use graphlancer_cypher::check::result_types;
-use graphlancer_engines::{ErrorClass, Outcome};
+use graphlancer_engines::Outcome;
 use graphlancer_model::{CaseRng, Comparison, Difference, ResultSet, RowOrder, Tolerance, Value, compare};
 
 use crate::oracle::{BuildCx, CaseQuery, Finding, JudgeCx, Oracle, OracleKind, TestCase, Verdict};
@@ -36,7 +36,7 @@ impl Oracle for Differential {
     fn judge(&self, cx: &JudgeCx<'_>, case: &TestCase, outcomes: &[Vec<Outcome>]) -> Verdict {
         // With the reference among the engines, every engine is compared to
         // it, and a finding names each engine that differs from it as wrong.
-        let truth = cx.names.iter().position(|n| n == REFERENCE);
+        let truth = cx.names.iter().position(|n| n == graphlancer_engines::reference::NAME);
         let first = truth.unwrap_or(0);
         let pairs: Vec<(usize, usize)> = (0..cx.names.len()).filter(|&i| i != first).map(|i| (first, i)).collect();
         let verdict = judge_pairs(OracleKind::Differential, cx, case, outcomes, &pairs);
@@ -54,13 +54,9 @@ impl Oracle for Differential {
     }
 }
 
-/// The name of graphlancer's reference engine: its answer is the right one,
-/// and what it does not compute (`unsupported`) is no finding.
-pub const REFERENCE: &str = "reference";
-
 /// Whether two outcomes of the case's first query are the same answer.
 fn same_answer(a: &Outcome, b: &Outcome, case: &TestCase) -> bool {
-    let order = case.queries.first().and_then(|q| q.order_columns.clone()).map_or(RowOrder::Bag, RowOrder::SortedBy);
+    let order = case.queries.first().map_or(RowOrder::Bag, CaseQuery::row_order);
     match (a, b) {
         (Outcome::Rows(x), Outcome::Rows(y)) => compare(x, y, &order, Tolerance::default()) == Comparison::Equal,
         (Outcome::Error { class: x, .. }, Outcome::Error { class: y, .. }) => x == y,
@@ -84,8 +80,8 @@ pub(crate) fn compared(
 
 /// A difference in the first query's answers between the engines of a
 /// pair, `(a, b)` with `a` the reference, for the first pair that shows one.
-/// Two refusals are not compared; crashes, hangs and unreadable answers are
-/// not this oracle's.
+/// Two refusals are not compared; crashes, hangs, unreadable answers and
+/// the reference's open ones ([`Outcome::Open`]) are not this oracle's.
 pub(crate) fn judge_pairs(
     kind: OracleKind,
     cx: &JudgeCx<'_>,
@@ -94,7 +90,7 @@ pub(crate) fn judge_pairs(
     pairs: &[(usize, usize)],
 ) -> Verdict {
     let (Some(query), Some(outcomes)) = (case.queries.first(), outcomes.first()) else { return Verdict::Pass };
-    let order = query.order_columns.as_ref().map_or(RowOrder::Bag, |keys| RowOrder::SortedBy(keys.clone()));
+    let order = query.row_order();
     let clause_shape = || Some(query.constructs());
     for &(a, b) in pairs {
         let (Some(first), Some(other), Some(first_name), Some(name)) =
@@ -110,11 +106,6 @@ pub(crate) fn judge_pairs(
                 query: None,
             })
         };
-        let open =
-            |o: &Outcome, n: &str| n == REFERENCE && matches!(o, Outcome::Error { class: ErrorClass::Unsupported, .. });
-        if open(first, first_name) || open(other, name) {
-            continue;
-        }
         match (first, other) {
             (Outcome::Rows(x), Outcome::Rows(y)) => {
                 if let Comparison::Differ(d) = compare(x, y, &order, Tolerance::default()) {

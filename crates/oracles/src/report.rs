@@ -698,6 +698,7 @@ fn outcome_line(o: &Outcome) -> String {
         Outcome::Timeout { after_ms } => format!("timeout after {after_ms} ms"),
         Outcome::TooLarge { max_rows } => format!("more than {max_rows} rows"),
         Outcome::Undecodable { .. } => "answer graphlancer could not read".into(),
+        Outcome::Open { .. } => "no answer (open)".into(),
     }
 }
 
@@ -706,6 +707,7 @@ fn outcome_detail(o: &Outcome) -> String {
         Outcome::Error { class, message } => format!("{} error: {message}", class.name()),
         Outcome::Crash { message } => format!("crash: {message}"),
         Outcome::Undecodable { message } => format!("graphlancer could not read the answer: {message}"),
+        Outcome::Open { reason } => format!("no answer: {reason}"),
         other => outcome_line(other),
     }
 }

@@ -76,3 +76,20 @@ fn the_reference_reads_generated_queries_not_text() {
     assert!(v["rejection_rate"].as_f64().expect("a rate") <= 0.1, "{}", v["rejections"]);
     assert!(v["non_empty_rate"].as_f64().expect("a rate") >= 0.6, "{}", v["non_empty_rate"]);
 }
+
+/// Alone, the reference's open answers are no finding of the oracles that
+/// judge one engine: found in review, when `run --engine reference` filed
+/// its own "unsupported" answers as unexpected errors.
+#[test]
+fn what_the_reference_leaves_open_is_no_finding() {
+    let out = tempfile::tempdir().expect("temp dir");
+    let dir = out.path().to_str().expect("utf-8");
+    let o = graphlancer(&["run", "--engine", "reference", "--queries", "40", "--seed", "3", "--json", "--out", dir]);
+    assert!(matches!(o.status.code(), Some(0 | 1)), "{}", stderr(&o));
+    let summary: serde_json::Value = serde_json::from_slice(&o.stdout).expect("a JSON summary");
+    let rejected = &summary["engines"][0]["rejected"];
+    assert!(rejected["open"].as_u64().unwrap_or(0) > 0, "seed 3 meets open answers: {rejected}");
+    assert!(rejected["unsupported"].is_null(), "open answers are not counted as errors: {rejected}");
+    let findings = summary["findings"].as_object().expect("findings");
+    assert!(findings.keys().all(|k| !k.starts_with("error:")), "{findings:?}");
+}
