@@ -1,7 +1,7 @@
 //! The reference engine as an engine: it answers the generated queries of
-//! a campaign from their AST, in process. It reads no Cypher text: a query
-//! given only as text has no answer ([`Outcome::Open`]), nor has one it
-//! leaves open.
+//! a campaign from their AST, in process, and a query given as text once
+//! parsed into that AST. Text the AST cannot express has no answer
+//! ([`Outcome::Open`]), nor has a query the reference leaves open.
 
 use graphlancer_cypher::ast::Query;
 use graphlancer_model::{Graph, ResultSet};
@@ -36,10 +36,16 @@ impl Engine for Reference {
         Ok(())
     }
 
-    fn execute(&mut self, _query: &str, _opts: &ExecOptions) -> Result<Outcome, EngineError> {
-        Ok(Outcome::Open {
-            reason: "the reference answers generated queries from their AST; it does not parse Cypher text".into(),
-        })
+    /// A query given as text (`exec`) is parsed into the AST first; text the
+    /// AST cannot express has no answer.
+    fn execute(&mut self, query: &str, opts: &ExecOptions) -> Result<Outcome, EngineError> {
+        match graphlancer_cypher::parse::parse(query) {
+            Ok(ast) => self.execute_generated(query, Some(&ast), opts),
+            Err(graphlancer_cypher::parse::ParseError::Syntax(message)) => {
+                Ok(Outcome::Error { class: ErrorClass::Syntax, message })
+            }
+            Err(outside) => Ok(Outcome::Open { reason: outside.to_string() }),
+        }
     }
 
     fn execute_generated(
@@ -48,7 +54,10 @@ impl Engine for Reference {
         ast: Option<&Query>,
         opts: &ExecOptions,
     ) -> Result<Outcome, EngineError> {
-        let Some(ast) = ast.filter(|a| !a.parts.is_empty()) else { return self.execute(query, opts) };
+        let Some(ast) = ast else { return self.execute(query, opts) };
+        if ast.parts.is_empty() {
+            return Ok(Outcome::Open { reason: "an empty query".into() });
+        }
         // Past the timeout, or with ten times the row cap in one clause, the
         // reference gives up: it runs in graphlancer's own process.
         let limits = graphlancer_reference::Limits {

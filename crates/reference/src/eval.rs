@@ -47,8 +47,12 @@ impl<'s> Ev<'s> {
         let mut columns: Option<Vec<String>> = None;
         let mut rows = Vec::new();
         for part in &q.parts {
-            let (cols, part_rows) = self.single(part, vec![Row::new()])?;
-            let cols = cols.unwrap_or_default();
+            let (cols, mut part_rows) = self.single(part, vec![Row::new()])?;
+            // A query that ends in an update returns nothing.
+            let cols = cols.unwrap_or_else(|| {
+                part_rows.clear();
+                Vec::new()
+            });
             if columns.as_ref().is_some_and(|c| *c != cols) {
                 return Err(Failure::semantic("UNION parts return different columns"));
             }
@@ -247,7 +251,14 @@ impl<'s> Ev<'s> {
             let found = self.match_patterns(std::slice::from_ref(pattern), &row)?;
             if found.is_empty() {
                 self.merge_nulls(pattern, &row)?;
-                let created = self.create(std::slice::from_ref(pattern), row)?;
+                // MERGE creates an undirected relationship left to right.
+                let mut directed = pattern.clone();
+                for (rp, _) in &mut directed.hops {
+                    if rp.direction == graphlancer_cypher::ast::Direction::Both {
+                        rp.direction = graphlancer_cypher::ast::Direction::Out;
+                    }
+                }
+                let created = self.create(std::slice::from_ref(&directed), row)?;
                 out.push(self.set(on_create, created)?);
             } else {
                 for m in found {
@@ -509,14 +520,11 @@ impl<'s> Ev<'s> {
                 env.extend(r.clone());
                 let mut ks = Vec::new();
                 for (e, _) in &p.order_by {
-                    let v = match items.iter().find(|(ie, _)| ie == e) {
-                        Some((_, alias)) => r.get(alias).cloned().unwrap_or(V::Null),
-                        None if e.has_aggregate() => {
-                            return Err(Failure::unsupported("ORDER BY an aggregate not projected"));
-                        }
-                        None => self.expr(e, &env)?,
-                    };
-                    ks.push(v);
+                    let e = projected(e, &items);
+                    if e.has_aggregate() {
+                        return Err(Failure::unsupported("ORDER BY an aggregate not projected"));
+                    }
+                    ks.push(self.expr(&e, &env)?);
                 }
                 keyed.push((ks, r, from));
             }
@@ -534,17 +542,20 @@ impl<'s> Ev<'s> {
         }
         let skip = p.skip.unwrap_or(0) as usize;
         let limit = p.limit.map_or(usize::MAX, |l| l as usize);
-        let mut rows: Vec<Row> = out.into_iter().skip(skip).take(limit).map(|(r, _)| r).collect();
-        if let Some(w) = &p.predicate {
-            let mut kept = Vec::new();
-            for r in rows {
-                if self.holds(Some(w), &r)? {
-                    kept.push(r);
-                }
+        let out = out.into_iter().skip(skip).take(limit);
+        let Some(w) = &p.predicate else { return Ok(out.map(|(r, _)| r).collect()) };
+        // WITH's WHERE sees the projected variables, and those before the
+        // projection where a row comes from one row.
+        let w = projected(w, &items);
+        let mut kept = Vec::new();
+        for (r, from) in out {
+            let mut env = from.unwrap_or_default();
+            env.extend(r.clone());
+            if self.holds(Some(&w), &env)? {
+                kept.push(r);
             }
-            rows = kept;
         }
-        Ok(rows)
+        Ok(kept)
     }
 
     /// An item with aggregates, over one group's rows; the rest of the
@@ -647,7 +658,11 @@ impl<'s> Ev<'s> {
                 otherwise.as_ref().map_or(Ok(V::Null), |o| self.expr(o, row))
             }
             Expr::List(items) => Ok(V::List(items.iter().map(|i| self.expr(i, row)).collect::<Result<_, _>>()?)),
-            Expr::Index(l, i) => index(self.expr(l, row)?, self.expr(i, row)?),
+            Expr::Index(l, i) => match (self.expr(l, row)?, self.expr(i, row)?) {
+                // `n['k']` is the property k of an entity.
+                (e @ (V::Node(_) | V::Rel(_)), V::Str(k)) => self.property(e, &k),
+                (l, i) => index(l, i),
+            },
             Expr::Slice(l, a, b) => {
                 let l = self.expr(l, row)?;
                 let a = a.as_ref().map(|a| self.expr(a, row)).transpose()?;
@@ -742,6 +757,11 @@ impl<'s> Ev<'s> {
                 V::Node(n) => {
                     let have = &self.store.node(n)?.labels;
                     Ok(V::Bool(labels.iter().all(|l| have.contains(l))))
+                }
+                // A relationship "has" the one label that is its type.
+                V::Rel(r) => {
+                    let t = &self.store.rel(r)?.rel_type;
+                    Ok(V::Bool(labels.iter().all(|l| l == t)))
                 }
                 other => Err(Failure::runtime(format!("a label test on a {}", other.kind()))),
             },
@@ -855,6 +875,20 @@ fn float(v: &V) -> Option<f64> {
     }
 }
 
+/// `e` with every sub-expression that a projection item computes replaced by
+/// the item's variable: ORDER BY and WITH's WHERE may repeat a projected
+/// expression (`WITH a.x AS k, count(*) AS c ORDER BY a.x`).
+fn projected(e: &Expr, items: &[(Expr, String)]) -> Expr {
+    if let Some((_, alias)) = items.iter().find(|(ie, _)| ie == e) {
+        return Expr::Variable(alias.clone());
+    }
+    let mut out = e.clone();
+    for child in out.children_mut() {
+        *child = projected(child, items);
+    }
+    out
+}
+
 /// A binary operator other than AND and OR, on evaluated operands.
 pub(crate) fn binary(op: BinOp, a: V, b: V) -> Result<V, Failure> {
     use BinOp as B;
@@ -864,6 +898,12 @@ pub(crate) fn binary(op: BinOp, a: V, b: V) -> Result<V, Failure> {
         B::Lt | B::Le | B::Gt | B::Ge => {
             if a.is_null() || b.is_null() {
                 return Ok(V::Null);
+            }
+            // NaN is comparable with numbers, and every comparison with it is false.
+            let nan = |v: &V| matches!(v, V::Float(f) if f.is_nan());
+            let number = |v: &V| matches!(v, V::Int(_) | V::Float(_));
+            if (nan(&a) || nan(&b)) && number(&a) && number(&b) {
+                return Ok(V::Bool(false));
             }
             return Ok(compare(&a, &b).map_or(V::Null, |o| {
                 V::Bool(match op {

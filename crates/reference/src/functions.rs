@@ -36,6 +36,26 @@ fn number(v: &V, f: &str) -> Result<f64, Failure> {
     }
 }
 
+/// A string read as a decimal number, as the JVM's `parseDouble` reads it,
+/// or none where it is not one; texts the two readers may take differently
+/// (`NaN`, `Infinity`, hexadecimal, spaces) are left open.
+fn decimal(s: &str) -> Result<Option<f64>, Failure> {
+    if s.bytes().all(|b| b.is_ascii_digit() || b"+-.eE".contains(&b)) {
+        return Ok(s.parse::<f64>().ok().filter(|f| f.is_finite()));
+    }
+    let lower = s.to_ascii_lowercase();
+    let numeric = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit() || b"+-.e".contains(&b));
+    if lower.contains("nan")
+        || lower.contains("infinity")
+        || lower.trim_start_matches(['+', '-']).starts_with("0x")
+        || s.trim() != s
+        || lower.strip_suffix(['d', 'f']).is_some_and(numeric)
+    {
+        return Err(Failure::unsupported("a number's text that engines read differently"));
+    }
+    Ok(None)
+}
+
 /// `name(args)`, the arguments evaluated.
 pub(crate) fn call(ev: &Ev<'_>, name: &str, args: Vec<V>) -> Result<V, Failure> {
     let null_in = args.iter().any(V::is_null);
@@ -108,8 +128,18 @@ pub(crate) fn call(ev: &Ev<'_>, name: &str, args: Vec<V>) -> Result<V, Failure> 
         ("toInteger", [V::Bool(b)]) => V::Int(i64::from(*b)),
         #[allow(clippy::cast_possible_truncation)]
         ("toInteger", [V::Float(f)]) if f.is_finite() && f.abs() < 9.2e18 => V::Int(f.trunc() as i64),
-        ("toInteger", [V::Str(s)]) if s.trim() == s => s.parse::<i64>().map_or(V::Null, V::Int),
+        ("toInteger", [V::Str(s)]) if s.trim() == s => match s.parse::<i64>() {
+            Ok(i) => V::Int(i),
+            // Neo4j reads a decimal string as a float and truncates it.
+            Err(_) => match decimal(s)? {
+                #[allow(clippy::cast_possible_truncation)]
+                Some(f) if f.is_finite() && f.abs() < 9.2e18 => V::Int(f.trunc() as i64),
+                Some(_) => return Err(Failure::unsupported("toInteger() of a string out of range")),
+                None => V::Null,
+            },
+        },
         ("toFloat", [V::Int(_) | V::Float(_)]) => V::Float(number(&args[0], name)?),
+        ("toFloat", [V::Str(s)]) => decimal(s)?.map_or(V::Null, V::Float),
         ("toBoolean", [V::Bool(b)]) => V::Bool(*b),
         ("toBoolean", [V::Int(i)]) => V::Bool(*i != 0),
         ("toBoolean", [V::Str(s)]) => match s.to_ascii_lowercase().as_str() {

@@ -17,7 +17,7 @@ pub mod value;
 use graphlancer_cypher::ast::Query;
 use graphlancer_model::{Graph, Value};
 
-pub use store::Store;
+pub use store::{State, Store};
 
 /// The reference's answer: columns and rows, in the order a query with
 /// ORDER BY fixes (otherwise a bag).

@@ -188,3 +188,127 @@ impl Store {
         })
     }
 }
+
+/// What a query changed, counted as the openCypher TCK counts side effects:
+/// entities by identity, labels by name, properties as (entity, key, value).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct State {
+    nodes: BTreeSet<usize>,
+    rels: BTreeSet<usize>,
+    labels: BTreeSet<String>,
+    properties: BTreeSet<(bool, usize, String, String)>,
+}
+
+impl State {
+    /// The side effects from `self` to `after`, by the TCK's names
+    /// (`+nodes`, `-properties`, ...), leaving out the zeros.
+    pub fn effects(&self, after: &State) -> BTreeMap<String, usize> {
+        fn diff<T: Ord>(out: &mut BTreeMap<String, usize>, what: &str, before: &BTreeSet<T>, after: &BTreeSet<T>) {
+            for (sign, n) in [("+", after.difference(before).count()), ("-", before.difference(after).count())] {
+                if n > 0 {
+                    out.insert(format!("{sign}{what}"), n);
+                }
+            }
+        }
+        let mut out = BTreeMap::new();
+        diff(&mut out, "nodes", &self.nodes, &after.nodes);
+        diff(&mut out, "relationships", &self.rels, &after.rels);
+        diff(&mut out, "labels", &self.labels, &after.labels);
+        diff(&mut out, "properties", &self.properties, &after.properties);
+        out
+    }
+}
+
+impl Store {
+    /// The store's state, to count a query's side effects against.
+    pub fn state(&self) -> State {
+        let mut s = State::default();
+        for (i, n) in self.nodes.iter().enumerate().filter(|(_, n)| !n.deleted) {
+            s.nodes.insert(i);
+            s.labels.extend(n.labels.iter().cloned());
+            s.properties.extend(n.props.iter().map(|(k, v)| (true, i, k.clone(), format!("{v:?}"))));
+        }
+        for (i, r) in self.rels.iter().enumerate().filter(|(_, r)| !r.deleted) {
+            s.rels.insert(i);
+            s.properties.extend(r.props.iter().map(|(k, v)| (false, i, k.clone(), format!("{v:?}"))));
+        }
+        s
+    }
+
+    /// The store as a graph every engine can load: nodes numbered from 0,
+    /// then relationships, a schema read off the data.
+    ///
+    /// # Errors
+    /// A property the schema cannot type (a list, or one key holding two
+    /// types), which the engines' loaders cannot take.
+    pub fn to_graph(&self) -> Result<Graph, String> {
+        use graphlancer_model::{
+            GraphNode, GraphRelationship, LabelDef, PropertyKeyDef, PropertyType, RelTypeDef, Schema,
+        };
+        let mut keys: BTreeMap<String, PropertyType> = BTreeMap::new();
+        let mut props = |p: &BTreeMap<String, V>| -> Result<BTreeMap<String, Value>, String> {
+            let mut out = BTreeMap::new();
+            for (k, v) in p {
+                let (ty, value) = match v {
+                    V::Null => continue,
+                    V::Int(i) => (PropertyType::Int, Value::Int(*i)),
+                    V::Float(f) => (PropertyType::Float, Value::Float(*f)),
+                    V::Str(s) => (PropertyType::String, Value::String(s.clone())),
+                    V::Bool(b) => (PropertyType::Bool, Value::Bool(*b)),
+                    other => return Err(format!("the property {k} holds a {}", other.kind())),
+                };
+                if *keys.entry(k.clone()).or_insert(ty) != ty {
+                    return Err(format!("the property {k} holds two types"));
+                }
+                out.insert(k.clone(), value);
+            }
+            Ok(out)
+        };
+        let live: Vec<usize> = (0..self.nodes.len()).filter(|&i| !self.nodes[i].deleted).collect();
+        let id_of: BTreeMap<usize, i64> = live.iter().enumerate().map(|(new, &old)| (old, new as i64)).collect();
+        let mut labels: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        let mut nodes = Vec::new();
+        for &i in &live {
+            let n = &self.nodes[i];
+            let properties = props(&n.props)?;
+            for l in &n.labels {
+                labels.entry(l.clone()).or_default().extend(properties.keys().cloned());
+            }
+            nodes.push(GraphNode { id: id_of[&i], labels: n.labels.iter().cloned().collect(), properties });
+        }
+        // Per type: its keys and its (start label, end label) pairs.
+        type Seen = (BTreeSet<String>, BTreeSet<(String, String)>);
+        let mut types: BTreeMap<String, Seen> = BTreeMap::new();
+        let mut relationships = Vec::new();
+        for r in self.rels.iter().filter(|r| !r.deleted) {
+            let properties = props(&r.props)?;
+            let first = |n: usize| self.nodes[n].labels.iter().next().cloned().unwrap_or_default();
+            let entry = types.entry(r.rel_type.clone()).or_default();
+            entry.0.extend(properties.keys().cloned());
+            entry.1.insert((first(r.start), first(r.end)));
+            relationships.push(GraphRelationship {
+                id: (nodes.len() + relationships.len()) as i64,
+                rel_type: r.rel_type.clone(),
+                start: id_of[&r.start],
+                end: id_of[&r.end],
+                properties,
+            });
+        }
+        let schema = Schema {
+            keys: keys.into_iter().map(|(name, ty)| PropertyKeyDef { name, ty }).collect(),
+            labels: labels
+                .into_iter()
+                .map(|(name, keys)| LabelDef { name, keys: keys.into_iter().collect() })
+                .collect(),
+            rel_types: types
+                .into_iter()
+                .map(|(name, (keys, ends))| RelTypeDef {
+                    name,
+                    keys: keys.into_iter().collect(),
+                    endpoints: ends.into_iter().collect(),
+                })
+                .collect(),
+        };
+        Ok(Graph { schema, nodes, relationships })
+    }
+}

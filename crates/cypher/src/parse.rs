@@ -1,0 +1,720 @@
+//! Cypher text into graphlancer's AST, for queries graphlancer did not
+//! generate: the openCypher TCK's scenarios and a user's query given to the
+//! reference. The `open-cypher` crate parses the whole openCypher 2024.3
+//! grammar; this module lowers the part of it the AST can express and
+//! names what it cannot, so that nothing outside is silently approximated.
+
+use open_cypher::ast as oc;
+
+use crate::ast::{
+    BinOp, Clause, Direction, Expr, NodePattern, PathPattern, Projection, Quantifier, Query, RelPattern, RemoveItem,
+    SetItem, SingleQuery,
+};
+use graphlancer_model::Value;
+
+/// Why a text has no AST.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ParseError {
+    /// The text is not openCypher (the grammar rejects it, or a literal
+    /// cannot be represented: an integer or float out of range).
+    #[error("syntax error: {0}")]
+    Syntax(String),
+    /// Valid openCypher that graphlancer's AST does not express.
+    #[error("outside graphlancer's Cypher: {0}")]
+    Outside(String),
+}
+
+type Lowered<T> = Result<T, ParseError>;
+
+fn outside<T>(what: impl Into<String>) -> Lowered<T> {
+    Err(ParseError::Outside(what.into()))
+}
+
+/// Parses one Cypher statement into graphlancer's AST.
+///
+/// # Errors
+/// [`ParseError::Syntax`] where the grammar rejects the text,
+/// [`ParseError::Outside`] where the AST cannot hold it (parameters,
+/// procedures, quantified path patterns and the rest).
+pub fn parse(text: &str) -> Result<Query, ParseError> {
+    let parsed = open_cypher::parse(text).map_err(|e| ParseError::Syntax(e.render(text).trim().to_owned()))?;
+    let [statement] = parsed.program.statements.as_slice() else {
+        return outside("more than one statement");
+    };
+    let oc::StatementKind::Query(q) = &statement.kind else { return Err(ParseError::Syntax("no query".into())) };
+    if q.mode.is_some() {
+        return outside("EXPLAIN or PROFILE");
+    }
+    Lower { text }.query(&q.query)
+}
+
+struct Lower<'a> {
+    text: &'a str,
+}
+
+/// Names of the functions and aggregates the AST knows, as written in it;
+/// Cypher's function names are case-insensitive.
+const AGGREGATES: [&str; 10] =
+    ["count", "sum", "avg", "min", "max", "collect", "stDev", "stDevP", "percentileCont", "percentileDisc"];
+
+fn canonical_function(name: &str) -> String {
+    let known = crate::functions::FUNCTIONS.iter().map(|f| f.name).chain(AGGREGATES).chain(["exists", "elementId"]);
+    known.into_iter().find(|k| k.eq_ignore_ascii_case(name)).map_or_else(|| name.to_owned(), str::to_owned)
+}
+
+fn name(n: &oc::Name) -> String {
+    n.kind.text.clone()
+}
+
+impl Lower<'_> {
+    fn source(&self, span: open_cypher::Span) -> String {
+        self.text.get(span.start..span.end).unwrap_or_default().trim().to_owned()
+    }
+
+    fn query(&self, q: &oc::Query) -> Lowered<Query> {
+        let oc::QueryKind::Regular(r) = &q.kind else { return Err(ParseError::Syntax("no query".into())) };
+        let mut parts = vec![self.single(&r.head)?];
+        let mut union_all = None;
+        for branch in &r.unions {
+            let all = matches!(branch.operator.kind, oc::UnionOperator::All);
+            if union_all.replace(all).is_some_and(|before| before != all) {
+                return Err(ParseError::Syntax("UNION mixed with UNION ALL".into()));
+            }
+            parts.push(self.single(&branch.query)?);
+        }
+        Ok(Query { parts, union_all: union_all.unwrap_or(false) })
+    }
+
+    fn single(&self, q: &oc::SingleQuery) -> Lowered<SingleQuery> {
+        Ok(SingleQuery { clauses: self.clauses(&q.kind.clauses)? })
+    }
+
+    fn clauses(&self, clauses: &[oc::Clause]) -> Lowered<Vec<Clause>> {
+        clauses.iter().map(|c| self.clause(c)).collect()
+    }
+
+    fn clause(&self, c: &oc::Clause) -> Lowered<Clause> {
+        Ok(match &c.kind {
+            oc::ClauseKind::Match(m) => {
+                if m.mode.is_some() || !m.hints.is_empty() {
+                    return outside("a MATCH mode or hint");
+                }
+                Clause::Match {
+                    optional: m.optional,
+                    patterns: self.pattern(&m.pattern)?,
+                    guard: None,
+                    predicate: m.where_clause.as_ref().map(|w| self.expr(w)).transpose()?,
+                }
+            }
+            oc::ClauseKind::Unwind(u) => Clause::Unwind { list: self.expr(&u.expression)?, alias: name(&u.variable) },
+            oc::ClauseKind::With(w) => {
+                let mut p = self.projection(&w.projection, false)?;
+                p.predicate = w.where_clause.as_ref().map(|e| self.expr(e)).transpose()?;
+                Clause::With(p)
+            }
+            oc::ClauseKind::Return(r) => Clause::Return(self.projection(&r.projection, true)?),
+            oc::ClauseKind::Create(cr) => Clause::Create { patterns: self.pattern(&cr.pattern)? },
+            oc::ClauseKind::Merge(m) => {
+                let (mut on_create, mut on_match) = (Vec::new(), Vec::new());
+                for action in &m.actions {
+                    let items = self.set_items(&action.set)?;
+                    match action.trigger.kind {
+                        oc::MergeTrigger::Create => on_create.extend(items),
+                        oc::MergeTrigger::Match => on_match.extend(items),
+                        _ => return outside("a MERGE action"),
+                    }
+                }
+                Clause::Merge { pattern: self.part(&m.pattern)?, on_create, on_match }
+            }
+            oc::ClauseKind::Set(s) => Clause::Set { items: self.set_items(s)? },
+            oc::ClauseKind::Remove(r) => {
+                let mut items = Vec::new();
+                for item in &r.items {
+                    match &item.kind {
+                        oc::RemoveItemKind::Property(e) => {
+                            let (v, k) = self.variable_property(e)?;
+                            items.push(RemoveItem::Property(v, k));
+                        }
+                        oc::RemoveItemKind::Labels { target, labels } => {
+                            let v = name(target);
+                            items
+                                .extend(self.label_names(labels)?.into_iter().map(|l| RemoveItem::Label(v.clone(), l)));
+                        }
+                        _ => return outside("a REMOVE item"),
+                    }
+                }
+                Clause::Remove { items }
+            }
+            oc::ClauseKind::Delete(d) => {
+                let detach = match d.mode.kind {
+                    oc::DeleteMode::Detach => true,
+                    oc::DeleteMode::Normal | oc::DeleteMode::Nodetach => false,
+                    _ => return outside("a DELETE mode"),
+                };
+                let variables = d
+                    .expressions
+                    .iter()
+                    .map(|e| match &e.kind {
+                        oc::ExprKind::Variable(v) => Ok(name(v)),
+                        _ => outside("DELETE of an expression other than a variable"),
+                    })
+                    .collect::<Lowered<_>>()?;
+                Clause::Delete { detach, variables }
+            }
+            oc::ClauseKind::Foreach(f) => Clause::Foreach {
+                variable: name(&f.variable),
+                list: self.expr(&f.list)?,
+                body: self.clauses(&f.clauses)?,
+            },
+            oc::ClauseKind::Call(call) => self.call(call)?,
+            _ => return outside(format!("the clause `{}`", self.source(c.span))),
+        })
+    }
+
+    fn call(&self, call: &oc::CallClause) -> Lowered<Clause> {
+        let oc::CallTarget::Subquery { scope, query, in_transactions } = &call.target else {
+            return outside("a procedure call");
+        };
+        if call.optional || scope.is_some() || in_transactions.is_some() || call.yield_clause.is_some() {
+            return outside("OPTIONAL CALL, a scoped CALL, or CALL IN TRANSACTIONS");
+        }
+        let lowered = self.query(query)?;
+        if lowered.parts.len() > 1 && !lowered.union_all {
+            return outside("UNION (without ALL) inside CALL");
+        }
+        // The AST keeps one import list for every part; each part must
+        // start with the same `WITH a, b` of bare variables, or none.
+        let mut imports: Option<Vec<String>> = None;
+        let mut parts = Vec::new();
+        for mut part in lowered.parts {
+            let own = match part.clauses.first() {
+                Some(Clause::With(p)) if is_import(p) => {
+                    let names = p.items.iter().map(|(_, a)| a.clone()).collect();
+                    part.clauses.remove(0);
+                    names
+                }
+                _ => Vec::new(),
+            };
+            if imports.get_or_insert_with(|| own.clone()) != &own {
+                return outside("CALL parts importing different variables");
+            }
+            if !matches!(part.clauses.last(), Some(Clause::Return(_))) {
+                return outside("a CALL subquery that returns nothing");
+            }
+            parts.push(part);
+        }
+        let mut parts = parts.into_iter();
+        let body = parts.next().unwrap_or(SingleQuery { clauses: Vec::new() });
+        Ok(Clause::Call { imports: imports.unwrap_or_default(), body, union_all: parts.collect() })
+    }
+
+    fn projection(&self, p: &oc::ProjectionClause, returns: bool) -> Lowered<Projection> {
+        let mut out = Projection::of(Vec::new());
+        out.distinct = matches!(p.quantifier.as_ref().map(|q| &q.kind), Some(oc::SetQuantifier::Distinct));
+        for item in &p.items {
+            match &item.kind {
+                oc::ProjectionItemKind::Wildcard => out.star = true,
+                oc::ProjectionItemKind::Expression { expression, alias } => {
+                    let alias = match (alias, &expression.kind) {
+                        (Some(a), _) => name(a),
+                        (None, oc::ExprKind::Variable(v)) => name(v),
+                        // RETURN names an unaliased column by its text; WITH
+                        // cannot leave a non-variable unaliased.
+                        (None, _) if returns => self.source(expression.span),
+                        (None, _) => {
+                            return Err(ParseError::Syntax(format!(
+                                "`{}` in WITH needs an alias (NoExpressionAlias)",
+                                self.source(expression.span)
+                            )));
+                        }
+                    };
+                    out.items.push((self.expr(expression)?, alias));
+                }
+                _ => return outside("a projection item"),
+            }
+        }
+        if let Some(order) = &p.order_by {
+            for s in &order.items {
+                if s.nulls.is_some() {
+                    return outside("NULLS FIRST or LAST");
+                }
+                let desc = matches!(s.direction.as_ref().map(|d| &d.kind), Some(oc::SortDirection::Descending));
+                out.order_by.push((self.expr(&s.expression)?, desc));
+            }
+        }
+        let count = |e: &Option<oc::Expr>| -> Lowered<Option<u32>> {
+            e.as_ref()
+                .map(|e| match &e.kind {
+                    oc::ExprKind::Literal(l) => match &l.kind {
+                        oc::LiteralKind::Integer(i) => {
+                            u32::try_from(integer(i, false)?).or_else(|_| outside("a SKIP or LIMIT out of range"))
+                        }
+                        _ => outside("a SKIP or LIMIT that is not an integer"),
+                    },
+                    _ => outside("a SKIP or LIMIT that is an expression"),
+                })
+                .transpose()
+        };
+        if p.offset.is_some() && p.skip.is_some() {
+            return Err(ParseError::Syntax("both OFFSET and SKIP".into()));
+        }
+        out.skip = count(if p.offset.is_some() { &p.offset } else { &p.skip })?;
+        out.limit = count(&p.limit)?;
+        Ok(out)
+    }
+
+    fn set_items(&self, s: &oc::SetClause) -> Lowered<Vec<SetItem>> {
+        let mut items = Vec::new();
+        for item in &s.items {
+            match &item.kind {
+                oc::SetItemKind::Property { target, value } => {
+                    let (v, k) = self.variable_property(target)?;
+                    items.push(SetItem::Property(v, k, self.expr(value)?));
+                }
+                oc::SetItemKind::ReplaceProperties { target, value } => {
+                    items.push(SetItem::ReplaceMap(name(target), self.map_entries(value)?));
+                }
+                oc::SetItemKind::MergeProperties { target, value } => {
+                    items.push(SetItem::MergeMap(name(target), self.map_entries(value)?));
+                }
+                oc::SetItemKind::Labels { target, labels } => {
+                    let v = name(target);
+                    items.extend(self.label_names(labels)?.into_iter().map(|l| SetItem::Label(v.clone(), l)));
+                }
+                _ => return outside("a SET item"),
+            }
+        }
+        Ok(items)
+    }
+
+    fn variable_property(&self, e: &oc::Expr) -> Lowered<(String, String)> {
+        match &e.kind {
+            oc::ExprKind::Property { expression, key } => match &expression.kind {
+                oc::ExprKind::Variable(v) => Ok((name(v), name(key))),
+                oc::ExprKind::Parenthesized(inner) => self.variable_property(&oc::Expr::new(
+                    oc::ExprKind::Property { expression: inner.clone(), key: key.clone() },
+                    e.span,
+                )),
+                _ => outside(format!("a property of `{}`", self.source(expression.span))),
+            },
+            _ => outside(format!("SET or REMOVE of `{}`", self.source(e.span))),
+        }
+    }
+
+    fn map_entries(&self, e: &oc::Expr) -> Lowered<Vec<(String, Expr)>> {
+        match &e.kind {
+            oc::ExprKind::Map(entries) => {
+                entries.iter().map(|m| Ok((name(&m.key), self.expr(&m.value)?))).collect::<Lowered<_>>()
+            }
+            oc::ExprKind::Parenthesized(inner) => self.map_entries(inner),
+            _ => outside(format!("properties from `{}`, not a map literal", self.source(e.span))),
+        }
+    }
+
+    /// `:A:B` or `:A&B` as its names; anything else (`|`, `!`, `%`) is outside.
+    fn label_names(&self, l: &oc::LabelExpression) -> Lowered<Vec<String>> {
+        match &l.kind {
+            oc::LabelExpressionKind::Name(n) => Ok(vec![name(n)]),
+            oc::LabelExpressionKind::And(parts) => {
+                Ok(parts.iter().map(|p| self.label_names(p)).collect::<Lowered<Vec<_>>>()?.concat())
+            }
+            oc::LabelExpressionKind::Parenthesized(inner) => self.label_names(inner),
+            _ => outside(format!("the label expression `{}`", self.source(l.span))),
+        }
+    }
+
+    /// `:T1|T2` as its type names.
+    fn type_names(&self, l: &oc::LabelExpression) -> Lowered<Vec<String>> {
+        match &l.kind {
+            oc::LabelExpressionKind::Name(n) => Ok(vec![name(n)]),
+            oc::LabelExpressionKind::Or(parts) => {
+                Ok(parts.iter().map(|p| self.type_names(p)).collect::<Lowered<Vec<_>>>()?.concat())
+            }
+            _ => outside(format!("the type expression `{}`", self.source(l.span))),
+        }
+    }
+
+    fn pattern(&self, p: &oc::Pattern) -> Lowered<Vec<PathPattern>> {
+        p.parts.iter().map(|part| self.part(part)).collect()
+    }
+
+    fn part(&self, part: &oc::PatternPart) -> Lowered<PathPattern> {
+        if part.kind.selector.is_some() {
+            return outside("a path selector (SHORTEST, ANY)");
+        }
+        let mut path = self.path(&part.kind.path)?;
+        path.name = part.kind.binding.as_ref().map(name);
+        Ok(path)
+    }
+
+    fn path(&self, p: &oc::PathPattern) -> Lowered<PathPattern> {
+        let mut factors = p.kind.factors.iter();
+        let start = match factors.next().map(|f| &f.kind) {
+            Some(oc::PathFactorKind::Node(n)) => self.node(n)?,
+            Some(oc::PathFactorKind::Parenthesized { pattern, where_clause: None, quantifier: None })
+                if p.kind.factors.len() == 1 =>
+            {
+                return self.path(pattern);
+            }
+            _ => return outside(format!("the pattern `{}`", self.source(p.span))),
+        };
+        let mut hops = Vec::new();
+        loop {
+            match (factors.next().map(|f| &f.kind), factors.next().map(|f| &f.kind)) {
+                (None, _) => break,
+                (Some(oc::PathFactorKind::Relationship(r)), Some(oc::PathFactorKind::Node(n))) => {
+                    hops.push((self.relationship(r)?, self.node(n)?));
+                }
+                _ => return outside(format!("the pattern `{}`", self.source(p.span))),
+            }
+        }
+        Ok(PathPattern { name: None, start, hops })
+    }
+
+    fn node(&self, n: &oc::NodePattern) -> Lowered<NodePattern> {
+        if n.where_clause.is_some() {
+            return outside("WHERE inside a node pattern");
+        }
+        Ok(NodePattern {
+            variable: n.variable.as_ref().map(name),
+            labels: n.labels.as_ref().map(|l| self.label_names(l)).transpose()?.unwrap_or_default(),
+            properties: n.properties.as_ref().map(|p| self.map_entries(p)).transpose()?.unwrap_or_default(),
+        })
+    }
+
+    fn relationship(&self, r: &oc::RelationshipPattern) -> Lowered<RelPattern> {
+        if r.where_clause.is_some() || r.graph_quantifier.is_some() {
+            return outside("WHERE or a quantifier inside a relationship pattern");
+        }
+        let direction = match r.direction.kind {
+            oc::RelationshipDirection::Right => Direction::Out,
+            oc::RelationshipDirection::Left => Direction::In,
+            oc::RelationshipDirection::Undirected | oc::RelationshipDirection::Both => Direction::Both,
+            _ => return outside("a relationship direction"),
+        };
+        let bound = |s: &Option<String>, default: u32| -> Lowered<u32> {
+            s.as_deref()
+                .map_or(Ok(default), |t| t.trim().parse::<u32>().or_else(|_| outside(format!("the hop count {t}"))))
+        };
+        // An unbounded `*` has no maximum in the AST; relationship
+        // uniqueness bounds every walk by the number of relationships anyway.
+        let length = match r.legacy_quantifier.as_ref().map(|q| &q.kind) {
+            None => None,
+            Some(oc::QuantifierKind::ZeroOrMore) => Some((1, u32::MAX)),
+            Some(oc::QuantifierKind::OneOrMore) => Some((1, u32::MAX)),
+            Some(oc::QuantifierKind::Optional) => Some((0, 1)),
+            Some(oc::QuantifierKind::Fixed(n)) => {
+                let n = bound(&Some(n.clone()), 1)?;
+                Some((n, n))
+            }
+            Some(oc::QuantifierKind::Range { lower, upper }) => Some((bound(lower, 1)?, bound(upper, u32::MAX)?)),
+            Some(_) => return outside("a hop quantifier"),
+        };
+        Ok(RelPattern {
+            variable: r.variable.as_ref().map(name),
+            types: r.labels.as_ref().map(|l| self.type_names(l)).transpose()?.unwrap_or_default(),
+            direction,
+            length,
+            properties: r.properties.as_ref().map(|p| self.map_entries(p)).transpose()?.unwrap_or_default(),
+        })
+    }
+
+    fn boxed(&self, e: &oc::Expr) -> Lowered<Box<Expr>> {
+        self.expr(e).map(Box::new)
+    }
+
+    fn expr(&self, e: &oc::Expr) -> Lowered<Expr> {
+        Ok(match &e.kind {
+            oc::ExprKind::Literal(l) => Expr::Literal(literal(l, false)?),
+            oc::ExprKind::Variable(v) => Expr::Variable(name(v)),
+            oc::ExprKind::Parameter(_) => return outside("a parameter"),
+            oc::ExprKind::List(items) => Expr::List(items.iter().map(|i| self.expr(i)).collect::<Lowered<_>>()?),
+            oc::ExprKind::Map(_) => Expr::Map(self.map_entries(e)?),
+            oc::ExprKind::MapProjection(m) => {
+                let oc::ExprKind::Variable(v) = &m.base.kind else {
+                    return outside("a map projection of an expression");
+                };
+                let keys = m
+                    .items
+                    .iter()
+                    .map(|i| match &i.kind {
+                        oc::MapProjectionItemKind::Property(k) => Ok(name(k)),
+                        _ => outside("a map projection item other than `.key`"),
+                    })
+                    .collect::<Lowered<_>>()?;
+                Expr::MapProjection(name(v), keys)
+            }
+            oc::ExprKind::Unary { operator, operand } => match operator.kind {
+                oc::UnaryOperator::Minus => match &operand.kind {
+                    // `-9223372036854775808` is a literal, not the negation of one out of range.
+                    oc::ExprKind::Literal(l) => Expr::Literal(literal(l, true)?),
+                    _ => Expr::Negate(self.boxed(operand)?),
+                },
+                oc::UnaryOperator::Not => Expr::Not(self.boxed(operand)?),
+                oc::UnaryOperator::Plus => return outside("unary plus"),
+                _ => return outside("a unary operator"),
+            },
+            oc::ExprKind::Binary { left, operator, right } => {
+                let op = self.binary_op(&operator.kind)?;
+                // `a < b <= c` is a chain: `a < b AND b <= c`.
+                if let (true, oc::ExprKind::Binary { right: middle, operator: inner, .. }) =
+                    (is_comparison(op), &left.kind)
+                    && is_comparison(self.binary_op(&inner.kind)?)
+                {
+                    return Ok(Expr::binary(
+                        BinOp::And,
+                        self.expr(left)?,
+                        Expr::binary(op, self.expr(middle)?, self.expr(right)?),
+                    ));
+                }
+                Expr::binary(op, self.expr(left)?, self.expr(right)?)
+            }
+            oc::ExprKind::Is { expression, negated, predicate } => match predicate {
+                oc::IsPredicate::Null => Expr::IsNull { expr: self.boxed(expression)?, negated: *negated },
+                oc::IsPredicate::Label(l) => {
+                    let oc::ExprKind::Variable(v) = &expression.kind else {
+                        return outside("a label test on an expression");
+                    };
+                    let test = Expr::HasLabels(name(v), self.label_names(l)?);
+                    if *negated { Expr::Not(Box::new(test)) } else { test }
+                }
+                _ => return outside("IS typed or IS NORMALIZED"),
+            },
+            oc::ExprKind::Property { expression, key } => Expr::Property(self.boxed(expression)?, name(key)),
+            oc::ExprKind::Index { expression, index } => Expr::Index(self.boxed(expression)?, self.boxed(index)?),
+            oc::ExprKind::Slice { expression, lower, upper } => Expr::Slice(
+                self.boxed(expression)?,
+                lower.as_ref().map(|l| self.boxed(l)).transpose()?,
+                upper.as_ref().map(|u| self.boxed(u)).transpose()?,
+            ),
+            oc::ExprKind::Function(f) => self.function(f)?,
+            oc::ExprKind::Case(c) => {
+                let mut branches = Vec::new();
+                for alt in &c.alternatives {
+                    let [when] = alt.when.as_slice() else { return outside("CASE WHEN with several values") };
+                    branches.push((self.expr(when)?, self.expr(&alt.then)?));
+                }
+                Expr::Case {
+                    subject: c.operand.as_ref().map(|s| self.boxed(s)).transpose()?,
+                    branches,
+                    otherwise: c.else_expression.as_ref().map(|s| self.boxed(s)).transpose()?,
+                }
+            }
+            oc::ExprKind::ListComprehension(l) => Expr::ListComprehension {
+                variable: name(&l.variable),
+                list: self.boxed(&l.list)?,
+                filter: l.predicate.as_ref().map(|p| self.boxed(p)).transpose()?,
+                map: l.projection.as_ref().map(|p| self.boxed(p)).transpose()?,
+            },
+            oc::ExprKind::PatternComprehension(p) => {
+                let [part] = p.pattern.parts.as_slice() else {
+                    return outside("a comprehension over several patterns");
+                };
+                if p.binding.is_some() {
+                    return outside("a named path in a pattern comprehension");
+                }
+                Expr::PatternComprehension {
+                    pattern: Box::new(self.part(part)?),
+                    filter: p.predicate.as_ref().map(|f| self.boxed(f)).transpose()?,
+                    map: self.boxed(&p.projection)?,
+                }
+            }
+            oc::ExprKind::Reduce(r) => Expr::Reduce {
+                accumulator: name(&r.accumulator),
+                init: self.boxed(&r.initial)?,
+                variable: name(&r.variable),
+                list: self.boxed(&r.list)?,
+                step: self.boxed(&r.expression)?,
+            },
+            oc::ExprKind::QuantifiedPredicate(q) => Expr::Quantified {
+                quantifier: match q.kind.kind {
+                    oc::QuantifiedPredicateKind::All => Quantifier::All,
+                    oc::QuantifiedPredicateKind::Any => Quantifier::Any,
+                    oc::QuantifiedPredicateKind::None => Quantifier::None,
+                    oc::QuantifiedPredicateKind::Single => Quantifier::Single,
+                    _ => return outside("a quantifier"),
+                },
+                variable: name(&q.variable),
+                list: self.boxed(&q.list)?,
+                predicate: self.boxed(&q.predicate)?,
+            },
+            oc::ExprKind::Subquery(s) => self.exists(s)?,
+            oc::ExprKind::Pattern(p) => {
+                let [part] = p.parts.as_slice() else { return outside("a predicate over several patterns") };
+                Expr::PatternPredicate(Box::new(self.part(part)?))
+            }
+            oc::ExprKind::Parenthesized(inner) => self.expr(inner)?,
+            _ => return outside(format!("the expression `{}`", self.source(e.span))),
+        })
+    }
+
+    fn binary_op(&self, op: &oc::BinaryOperator) -> Lowered<BinOp> {
+        Ok(match op {
+            oc::BinaryOperator::Or => BinOp::Or,
+            oc::BinaryOperator::Xor => BinOp::Xor,
+            oc::BinaryOperator::And => BinOp::And,
+            oc::BinaryOperator::Equal => BinOp::Eq,
+            oc::BinaryOperator::NotEqual => BinOp::Ne,
+            oc::BinaryOperator::Less => BinOp::Lt,
+            oc::BinaryOperator::LessEqual => BinOp::Le,
+            oc::BinaryOperator::Greater => BinOp::Gt,
+            oc::BinaryOperator::GreaterEqual => BinOp::Ge,
+            oc::BinaryOperator::RegexMatch => BinOp::Regex,
+            oc::BinaryOperator::In => BinOp::In,
+            oc::BinaryOperator::StartsWith => BinOp::StartsWith,
+            oc::BinaryOperator::EndsWith => BinOp::EndsWith,
+            oc::BinaryOperator::Contains => BinOp::Contains,
+            oc::BinaryOperator::Add => BinOp::Add,
+            oc::BinaryOperator::Subtract => BinOp::Sub,
+            oc::BinaryOperator::Multiply => BinOp::Mul,
+            oc::BinaryOperator::Divide => BinOp::Div,
+            oc::BinaryOperator::Remainder => BinOp::Mod,
+            oc::BinaryOperator::Power => BinOp::Pow,
+            oc::BinaryOperator::Concat => return outside("the || operator"),
+            _ => return outside("a binary operator"),
+        })
+    }
+
+    fn function(&self, f: &oc::FunctionInvocation) -> Lowered<Expr> {
+        let written = f.name.parts.iter().map(name).collect::<Vec<_>>().join(".");
+        let fname = canonical_function(&written);
+        let distinct = matches!(f.quantifier.as_ref().map(|q| &q.kind), Some(oc::SetQuantifier::Distinct));
+        if AGGREGATES.contains(&fname.as_str()) {
+            let arg = match f.arguments.as_slice() {
+                [a] if matches!(a.kind, oc::ExprKind::Wildcard) => None,
+                [a] => Some(self.boxed(a)?),
+                _ => return outside(format!("{fname} with {} arguments", f.arguments.len())),
+            };
+            if arg.is_none() && (fname != "count" || distinct) {
+                return Err(ParseError::Syntax(format!("{fname}(*)")));
+            }
+            return Ok(Expr::Aggregate { name: fname, distinct, arg });
+        }
+        if distinct {
+            return Err(ParseError::Syntax(format!("DISTINCT in {fname}(), which is not an aggregate")));
+        }
+        if fname == "exists" {
+            return match f.arguments.as_slice() {
+                [oc::Node { kind: oc::ExprKind::Pattern(p), .. }] if p.parts.len() == 1 => {
+                    Ok(Expr::PatternPredicate(Box::new(self.part(&p.parts[0])?)))
+                }
+                _ => outside("exists() of a property"),
+            };
+        }
+        Ok(Expr::Function(fname, f.arguments.iter().map(|a| self.expr(a)).collect::<Lowered<_>>()?))
+    }
+
+    /// `EXISTS { MATCH pattern [WHERE p] }` or `EXISTS { pattern [WHERE p] }`.
+    fn exists(&self, s: &oc::SubqueryExpression) -> Lowered<Expr> {
+        if !matches!(s.kind.kind, oc::SubqueryExpressionKind::Exists) {
+            return outside("COUNT or COLLECT subqueries");
+        }
+        let q = self.query(&s.query)?;
+        match q.parts.as_slice() {
+            [SingleQuery { clauses }] => match clauses.as_slice() {
+                [Clause::Match { optional: false, patterns, predicate, .. }] if patterns.len() == 1 => {
+                    Ok(Expr::ExistsSubquery(Box::new(patterns[0].clone()), predicate.clone().map(Box::new)))
+                }
+                _ => outside("an EXISTS subquery other than one MATCH of one pattern"),
+            },
+            _ => outside("UNION inside EXISTS"),
+        }
+    }
+}
+
+fn is_comparison(op: BinOp) -> bool {
+    matches!(op, BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge)
+}
+
+fn is_import(p: &Projection) -> bool {
+    !p.distinct
+        && !p.star
+        && p.predicate.is_none()
+        && p.order_by.is_empty()
+        && p.skip.is_none()
+        && p.limit.is_none()
+        && p.items.iter().all(|(e, a)| matches!(e, Expr::Variable(v) if v == a))
+}
+
+fn integer(i: &oc::IntegerLiteral, negative: bool) -> Lowered<i64> {
+    let digits = i.text.replace('_', "");
+    let (radix, body) = match i.radix {
+        oc::IntegerRadix::Decimal => (10, digits.as_str()),
+        oc::IntegerRadix::Hexadecimal => (16, digits.get(2..).unwrap_or_default()),
+        oc::IntegerRadix::Octal => {
+            let body = digits.strip_prefix("0o").or_else(|| digits.strip_prefix("0O")).unwrap_or(&digits[1..]);
+            (8, body)
+        }
+        _ => return outside("an integer radix"),
+    };
+    let signed = if negative { format!("-{body}") } else { body.to_owned() };
+    i64::from_str_radix(&signed, radix).map_err(|_| {
+        ParseError::Syntax(format!(
+            "the integer {}{} is out of range (IntegerOverflow)",
+            if negative { "-" } else { "" },
+            i.text
+        ))
+    })
+}
+
+fn literal(l: &oc::Literal, negative: bool) -> Lowered<Value> {
+    Ok(match &l.kind {
+        oc::LiteralKind::Integer(i) => Value::Int(integer(i, negative)?),
+        oc::LiteralKind::Float(f) => {
+            let x: f64 =
+                f.text.replace('_', "").parse().map_err(|_| ParseError::Syntax(format!("the float {}", f.text)))?;
+            if !x.is_finite() {
+                return Err(ParseError::Syntax(format!(
+                    "the float {} is out of range (FloatingPointOverflow)",
+                    f.text
+                )));
+            }
+            Value::Float(if negative { -x } else { x })
+        }
+        _ if negative => return outside("the negation of a literal that is not a number"),
+        oc::LiteralKind::Null => Value::Null,
+        oc::LiteralKind::Boolean(b) => Value::Bool(*b),
+        oc::LiteralKind::String(s) => Value::String(s.value.clone()),
+        _ => return outside("a literal"),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::render;
+
+    #[test]
+    fn a_rendered_query_parses_back_to_itself() {
+        let text = "MATCH (n0:L0)-[r0:T1|T2*1..2]->(n1 {k0: 3}) WHERE (n0.k1 > -3) \
+                    WITH n0, count(DISTINCT n1) AS c ORDER BY c DESC SKIP 1 LIMIT 2 RETURN n0.k0 AS a, c";
+        let q = parse(text).expect("a value");
+        assert_eq!(parse(&render(&q)).expect("a value"), q);
+        let Clause::With(w) = &q.parts[0].clauses[1] else { panic!("{q:?}") };
+        assert_eq!((w.skip, w.limit, w.order_by.len()), (Some(1), Some(2), 1));
+    }
+
+    #[test]
+    fn an_unaliased_return_item_is_named_by_its_text() {
+        let q = parse("RETURN 1 + 2, toupper('a')").expect("a value");
+        let Clause::Return(r) = &q.parts[0].clauses[0] else { panic!() };
+        assert_eq!(r.items[0].1, "1 + 2");
+        assert_eq!(r.items[1].0, Expr::Function("toUpper".into(), vec![Expr::lit(Value::String("a".into()))]));
+    }
+
+    #[test]
+    fn what_the_ast_cannot_hold_is_named_not_approximated() {
+        for (text, expected) in [
+            ("RETURN $p", "a parameter"),
+            ("CALL db.labels()", "a procedure call"),
+            ("MATCH p = SHORTEST 1 (a)-->+(b) RETURN p", "a path selector"),
+            ("RETURN 'a' || 'b'", "the || operator"),
+        ] {
+            let err = parse(text).expect_err("an error");
+            assert!(matches!(&err, ParseError::Outside(m) if m.contains(expected)), "{text}: {err}");
+        }
+        assert!(matches!(parse("RETURN 9223372036854775808"), Err(ParseError::Syntax(_))));
+        assert!(matches!(parse("MATCH (n RETURN n"), Err(ParseError::Syntax(_))));
+        assert!(matches!(parse("WITH 1 + 1 RETURN 1"), Err(ParseError::Syntax(_))));
+    }
+}
