@@ -218,8 +218,9 @@ fn scenario(file: &str, name: String, steps: &[Step], row: &BTreeMap<&str, &str>
             v if v.starts_with("the ") && v.ends_with(" graph") => {
                 s.named_graph = Some(v["the ".len()..v.len() - " graph".len()].to_owned());
             }
-            v if v.starts_with("a ") && v.contains(" should be raised at ") => {
-                let (kind, rest) = v["a ".len()..].split_once(" should be raised at ").unwrap_or_default();
+            v if v.contains(" should be raised at ") => {
+                let article = v.split_once(' ').map_or("", |(a, _)| a).len() + 1;
+                let (kind, rest) = v[article..].split_once(" should be raised at ").unwrap_or_default();
                 let (phase, detail) = rest.split_once(':').unwrap_or((rest, ""));
                 s.expect = Expect::Error {
                     kind: kind.to_owned(),
