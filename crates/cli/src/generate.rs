@@ -386,3 +386,56 @@ pub(crate) fn report(v: &Validity) -> String {
     }
     s
 }
+
+/// One engine's timings in `bench reference`.
+#[derive(Serialize)]
+pub(crate) struct SpeedRow {
+    engine: String,
+    queries: usize,
+    engine_median_ms: f64,
+    reference_median_ms: f64,
+    ratio: f64,
+}
+
+fn median_ms(mut d: Vec<std::time::Duration>) -> f64 {
+    d.sort();
+    d.get(d.len() / 2).map_or(0.0, |m| m.as_secs_f64() * 1000.0)
+}
+
+/// `bench reference`: the same generated queries (each engine's dialect,
+/// the differential preset) timed on the engine and on the reference; the
+/// medians, and how many times faster the reference is.
+pub(crate) fn bench_reference(specs: &[String], count: usize, seed: u64) -> Result<Vec<SpeedRow>> {
+    let mut rows = Vec::new();
+    for spec in specs {
+        let spec: graphlancer_engines::EngineSpec = spec.parse()?;
+        let mut db = graphlancer_engines::open(&spec, &crate::open_options()?)?;
+        let profile = DialectProfile::built_in(db.dialect())?;
+        let graph = crate::generate(seed, &crate::limited(profile.graph.clone()))?;
+        db.load(&graph)?;
+        let mut reference = graphlancer_engines::reference::Reference::default();
+        reference.load(&graph)?;
+        let config = GeneratorConfig::preset(Preset::Differential);
+        let generator = Generator::new(&graph, &profile, &config);
+        let opts = ExecOptions::default();
+        let (mut on_engine, mut on_reference) = (Vec::with_capacity(count), Vec::with_capacity(count));
+        for i in 0..count {
+            let g = nth(&generator, seed, i);
+            let started = std::time::Instant::now();
+            db.execute(&g.text, &opts)?;
+            on_engine.push(started.elapsed());
+            let started = std::time::Instant::now();
+            reference.execute_generated(&g.text, Some(&g.query), &opts)?;
+            on_reference.push(started.elapsed());
+        }
+        let (e, r) = (median_ms(on_engine), median_ms(on_reference));
+        rows.push(SpeedRow {
+            engine: db.name().to_owned(),
+            queries: count,
+            engine_median_ms: e,
+            reference_median_ms: r,
+            ratio: if r > 0.0 { e / r } else { f64::INFINITY },
+        });
+    }
+    Ok(rows)
+}

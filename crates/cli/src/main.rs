@@ -141,10 +141,15 @@ enum Command {
         #[arg(long, default_value = "10s", value_parser = parse_duration)]
         timeout: Duration,
     },
-    /// Benchmarks: `overhead` measures graphlancer's own share of a campaign.
+    /// Benchmarks: `overhead` measures graphlancer's own share of a
+    /// campaign; `reference` times the same generated queries on engines and
+    /// on the reference (median per query).
     Bench {
-        /// What to measure: overhead.
+        /// What to measure: overhead, reference.
         what: String,
+        /// For `reference`: the engines to time against (default grafeo, falkordb).
+        #[arg(long = "engine")]
+        engines: Vec<String>,
         /// Queries in the campaign.
         #[arg(long, default_value_t = 2000)]
         queries: u64,
@@ -371,9 +376,17 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Reduce { dir, timeout, candidates, time } => {
             run::reduce(&dir, timeout, graphlancer_oracles::reduce::Limits { candidates, time })
         }
-        Command::Bench { what, queries, seed, repeat } => match what.as_str() {
+        Command::Bench { what, engines, queries, seed, repeat } => match what.as_str() {
             "overhead" => run::bench_overhead(queries, seed, repeat),
-            other => bail!("unknown benchmark '{other}' (known: overhead)"),
+            "reference" => {
+                let engines = if engines.is_empty() { vec!["grafeo".into(), "falkordb".into()] } else { engines };
+                let count = usize::try_from(queries).context("--queries is too large")?;
+                for row in generate::bench_reference(&engines, count, seed)? {
+                    println!("{}", serde_json::to_string(&row)?);
+                }
+                Ok(ExitCode::SUCCESS)
+            }
+            other => bail!("unknown benchmark '{other}' (known: overhead, reference)"),
         },
         Command::EngineHost { engine, settings } => {
             if engine == "graphersal" {
