@@ -124,6 +124,20 @@ pub(crate) fn call(ev: &Ev<'_>, name: &str, args: Vec<V>) -> Result<V, Failure> 
             }
             V::List((a..=b).map(V::Int).collect())
         }
+        ("range", [a, b, step]) => {
+            let (a, b, step) = (int(a, name)?, int(b, name)?, int(step, name)?);
+            if step == 0 {
+                return Err(Failure::runtime("range() with a step of 0"));
+            }
+            let n = if (step > 0 && a > b) || (step < 0 && a < b) { 0 } else { (b.abs_diff(a) / step.unsigned_abs()) + 1 };
+            if n > 100_000 {
+                return Err(Failure::unsupported("a range() of more than 100,000 elements"));
+            }
+            // Every element lies between a and b, so it fits; i128 keeps the
+            // product from overflowing on the way.
+            #[allow(clippy::cast_possible_truncation)]
+            V::List((0..n).map(|i| V::Int((i128::from(a) + i128::from(step) * i128::from(i)) as i64)).collect())
+        }
         ("toInteger", [V::Int(i)]) => V::Int(*i),
         ("toInteger", [V::Bool(b)]) => V::Int(i64::from(*b)),
         #[allow(clippy::cast_possible_truncation)]
