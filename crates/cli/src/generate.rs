@@ -411,7 +411,7 @@ pub(crate) fn bench_reference(specs: &[String], count: usize, seed: u64) -> Resu
         let spec: graphlancer_engines::EngineSpec = spec.parse()?;
         let mut db = graphlancer_engines::open(&spec, &crate::open_options()?)?;
         let profile = DialectProfile::built_in(db.dialect())?;
-        let graph = crate::generate(seed, &crate::limited(profile.graph.clone()))?;
+        let graph = crate::generate(seed, &crate::limited(profile.graph))?;
         db.load(&graph)?;
         let mut reference = graphlancer_engines::reference::Reference::default();
         reference.load(&graph)?;
