@@ -129,7 +129,8 @@ pub(crate) fn call(ev: &Ev<'_>, name: &str, args: Vec<V>) -> Result<V, Failure> 
             if step == 0 {
                 return Err(Failure::runtime("range() with a step of 0"));
             }
-            let n = if (step > 0 && a > b) || (step < 0 && a < b) { 0 } else { (b.abs_diff(a) / step.unsigned_abs()) + 1 };
+            let n =
+                if (step > 0 && a > b) || (step < 0 && a < b) { 0 } else { (b.abs_diff(a) / step.unsigned_abs()) + 1 };
             if n > 100_000 {
                 return Err(Failure::unsupported("a range() of more than 100,000 elements"));
             }

@@ -234,3 +234,35 @@ fn a_clause_past_the_row_limit_is_given_up() {
     assert_eq!(r.map_err(|f| f.kind), Err(FailureKind::Unsupported), "27 rows over a limit of 10");
     assert_eq!(rows(&q), vec![vec![Value::Int(27)]]);
 }
+
+/// Rules the openCypher TCK holds the reference to (found by `graphlancer
+/// tck`), written as text: the parser lowers it into the AST.
+fn answer(text: &str) -> Result<Vec<Vec<Value>>, FailureKind> {
+    let q = graphlancer_cypher::parse::parse(text).expect("the query parses");
+    run(&graph(), &q).map(|a| a.rows).map_err(|f| f.kind)
+}
+
+#[test]
+fn the_tck_s_rules_hold_on_text() {
+    let int = |i: i64| Value::Int(i);
+    // A query that ends in an update returns nothing.
+    assert_eq!(answer("MATCH (a:A) CREATE (a)-[:U]->()"), Ok(vec![]));
+    // WITH's WHERE sees a variable from before the projection.
+    assert_eq!(answer("MATCH (a) WITH a.k AS k WHERE a:A AND k IS NULL RETURN count(*) AS c"), Ok(vec![vec![int(1)]]));
+    // ... and an expression the projection computes, under DISTINCT.
+    assert_eq!(answer("MATCH (a) WITH DISTINCT a.k AS k WHERE a.k = 1 RETURN k"), Ok(vec![vec![int(1)]]));
+    // `1 < x < 3` is a chain, not `(1 < x) < 3`.
+    assert_eq!(answer("UNWIND [1, 2, 3] AS x WITH x WHERE 1 < x < 3 RETURN x"), Ok(vec![vec![int(2)]]));
+    // NaN against a number is false, not null.
+    assert_eq!(answer("RETURN 0.0 / 0.0 > 1 AS g"), Ok(vec![vec![Value::Bool(false)]]));
+    assert_eq!(answer("RETURN range(10, 0, -4) AS r"), Ok(vec![vec![Value::List(vec![int(10), int(6), int(2)])]]));
+    assert_eq!(answer("RETURN range(0, 1, 0) AS r"), Err(FailureKind::Runtime));
+    assert_eq!(answer("RETURN toInteger('2.9') AS i, toFloat('x') AS f"), Ok(vec![vec![int(2), Value::Null]]));
+    // MERGE creates an undirected relationship left to right.
+    assert_eq!(
+        answer("MATCH (a {k: 1}), (b:B) MERGE (a)-[:M]-(b) WITH a MATCH (a)-[:M]->(b) RETURN count(b) AS c"),
+        Ok(vec![vec![int(1)]])
+    );
+    // `r:T` tests a relationship's type; `n['k']` reads a property.
+    assert_eq!(answer("MATCH (a)-[r]->(b) WHERE a['k'] = 1 RETURN r:T AS t"), Ok(vec![vec![Value::Bool(true)]]));
+}
