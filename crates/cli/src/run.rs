@@ -181,17 +181,12 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
         record: false,
     };
     let mut campaign = Campaign::new(engines, profile, config)?;
-    let bar = match budget {
-        Budget::Queries(n) => ProgressBar::new(n),
-        Budget::Time(t) => ProgressBar::new(t.as_secs().max(1)),
-    };
-    if args.json {
-        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
-    }
-    bar.set_style(
-        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} {msg}")
-            .expect("the template is valid")
-            .progress_chars("=> "),
+    let bar = progress_bar(
+        match budget {
+            Budget::Queries(n) => n,
+            Budget::Time(t) => t.as_secs().max(1),
+        },
+        args.json,
     );
     let summary = campaign.run(&mut |s: &Summary| {
         match budget {
@@ -545,6 +540,20 @@ pub(crate) fn bisect(dir: &Path, family: &str, replace: Option<&str>, timeout: D
 /// `graphlancer bench overhead`: graphlancer's own share of a campaign's
 /// wall time against FalkorDB, measured against a bare client that replays
 /// the very loads and queries the campaign sent.
+/// A progress bar of `len` steps on stderr, hidden when the output is JSON.
+pub(crate) fn progress_bar(len: u64, hidden: bool) -> ProgressBar {
+    let bar = ProgressBar::new(len);
+    if hidden {
+        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+    }
+    bar.set_style(
+        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} {msg}")
+            .expect("the template is valid")
+            .progress_chars("=> "),
+    );
+    bar
+}
+
 pub(crate) fn bench_overhead(queries: u64, seed: u64, repeat: u32) -> Result<ExitCode> {
     use graphlancer_engines::falkordb::FalkorDb;
     use graphlancer_engines::install::engines_dir;

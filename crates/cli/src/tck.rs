@@ -11,7 +11,6 @@ use anyhow::{Context as _, Result};
 use comfy_table::{ContentArrangement, Table, presets::UTF8_FULL_CONDENSED};
 use graphlancer_engines::EngineSpec;
 use graphlancer_tck::{Tally, Verdict};
-use indicatif::{ProgressBar, ProgressStyle};
 
 /// What `tck` prints with `--json`: every scenario's verdict, and the tallies.
 #[derive(serde::Serialize)]
@@ -62,15 +61,7 @@ pub(crate) fn run(
                 .with_context(|| format!("cannot open {engine}"))?,
         ),
     };
-    let bar = ProgressBar::new(scenarios.len() as u64);
-    if json {
-        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
-    }
-    bar.set_style(
-        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} {msg}")
-            .expect("the template is valid")
-            .progress_chars("=> "),
-    );
+    let bar = crate::run::progress_bar(scenarios.len() as u64, json);
     let mut verdicts = Vec::with_capacity(scenarios.len());
     for s in &scenarios {
         bar.set_message(s.file.clone());

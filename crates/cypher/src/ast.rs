@@ -13,11 +13,29 @@ pub struct Query {
     pub union_all: bool,
 }
 
+impl Query {
+    /// Whether any clause writes, inside CALL subqueries too.
+    pub fn writes(&self) -> bool {
+        self.parts.iter().any(SingleQuery::writes)
+    }
+}
+
 /// A sequence of clauses.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SingleQuery {
     /// The clauses, in order.
     pub clauses: Vec<Clause>,
+}
+
+impl SingleQuery {
+    /// Whether any clause writes, inside CALL subqueries too.
+    pub fn writes(&self) -> bool {
+        self.clauses.iter().any(|c| {
+            c.is_write()
+                || matches!(c, Clause::Call { body, union_all, .. }
+                    if body.writes() || union_all.iter().any(SingleQuery::writes))
+        })
+    }
 }
 
 /// One clause.

@@ -48,6 +48,14 @@ pub fn parse(text: &str) -> Result<Query, ParseError> {
     Lower { text }.query(&q.query)
 }
 
+/// The one operator a label expression may join names with: `&` (or `:`)
+/// for a node's labels, `|` for a relationship's type alternatives.
+#[derive(Clone, Copy)]
+enum Join {
+    And,
+    Or,
+}
+
 struct Lower<'a> {
     text: &'a str,
 }
@@ -313,24 +321,24 @@ impl Lower<'_> {
 
     /// `:A:B` or `:A&B` as its names; anything else (`|`, `!`, `%`) is outside.
     fn label_names(&self, l: &oc::LabelExpression) -> Lowered<Vec<String>> {
-        match &l.kind {
-            oc::LabelExpressionKind::Name(n) => Ok(vec![name(n)]),
-            oc::LabelExpressionKind::And(parts) => {
-                Ok(parts.iter().map(|p| self.label_names(p)).collect::<Lowered<Vec<_>>>()?.concat())
-            }
-            oc::LabelExpressionKind::Parenthesized(inner) => self.label_names(inner),
-            _ => outside(format!("the label expression `{}`", self.source(l.span))),
-        }
+        self.names(l, Join::And)
     }
 
     /// `:T1|T2` as its type names.
     fn type_names(&self, l: &oc::LabelExpression) -> Lowered<Vec<String>> {
-        match &l.kind {
-            oc::LabelExpressionKind::Name(n) => Ok(vec![name(n)]),
-            oc::LabelExpressionKind::Or(parts) => {
-                Ok(parts.iter().map(|p| self.type_names(p)).collect::<Lowered<Vec<_>>>()?.concat())
+        self.names(l, Join::Or)
+    }
+
+    /// The names of a label expression built with one operator only.
+    fn names(&self, l: &oc::LabelExpression, join: Join) -> Lowered<Vec<String>> {
+        match (&l.kind, join) {
+            (oc::LabelExpressionKind::Name(n), _) => Ok(vec![name(n)]),
+            (oc::LabelExpressionKind::And(parts), Join::And) | (oc::LabelExpressionKind::Or(parts), Join::Or) => {
+                Ok(parts.iter().map(|p| self.names(p, join)).collect::<Lowered<Vec<_>>>()?.concat())
             }
-            _ => outside(format!("the type expression `{}`", self.source(l.span))),
+            (oc::LabelExpressionKind::Parenthesized(inner), _) => self.names(inner, join),
+            (_, Join::And) => outside(format!("the label expression `{}`", self.source(l.span))),
+            (_, Join::Or) => outside(format!("the type expression `{}`", self.source(l.span))),
         }
     }
 
@@ -455,11 +463,11 @@ impl Lower<'_> {
                 _ => return outside("a unary operator"),
             },
             oc::ExprKind::Binary { left, operator, right } => {
-                let op = self.binary_op(&operator.kind)?;
+                let op = binary_op(&operator.kind)?;
                 // `a < b <= c` is a chain: `a < b AND b <= c`.
                 if let (true, oc::ExprKind::Binary { right: middle, operator: inner, .. }) =
                     (is_comparison(op), &left.kind)
-                    && is_comparison(self.binary_op(&inner.kind)?)
+                    && is_comparison(binary_op(&inner.kind)?)
                 {
                     return Ok(Expr::binary(
                         BinOp::And,
@@ -548,33 +556,6 @@ impl Lower<'_> {
         })
     }
 
-    fn binary_op(&self, op: &oc::BinaryOperator) -> Lowered<BinOp> {
-        Ok(match op {
-            oc::BinaryOperator::Or => BinOp::Or,
-            oc::BinaryOperator::Xor => BinOp::Xor,
-            oc::BinaryOperator::And => BinOp::And,
-            oc::BinaryOperator::Equal => BinOp::Eq,
-            oc::BinaryOperator::NotEqual => BinOp::Ne,
-            oc::BinaryOperator::Less => BinOp::Lt,
-            oc::BinaryOperator::LessEqual => BinOp::Le,
-            oc::BinaryOperator::Greater => BinOp::Gt,
-            oc::BinaryOperator::GreaterEqual => BinOp::Ge,
-            oc::BinaryOperator::RegexMatch => BinOp::Regex,
-            oc::BinaryOperator::In => BinOp::In,
-            oc::BinaryOperator::StartsWith => BinOp::StartsWith,
-            oc::BinaryOperator::EndsWith => BinOp::EndsWith,
-            oc::BinaryOperator::Contains => BinOp::Contains,
-            oc::BinaryOperator::Add => BinOp::Add,
-            oc::BinaryOperator::Subtract => BinOp::Sub,
-            oc::BinaryOperator::Multiply => BinOp::Mul,
-            oc::BinaryOperator::Divide => BinOp::Div,
-            oc::BinaryOperator::Remainder => BinOp::Mod,
-            oc::BinaryOperator::Power => BinOp::Pow,
-            oc::BinaryOperator::Concat => return outside("the || operator"),
-            _ => return outside("a binary operator"),
-        })
-    }
-
     fn function(&self, f: &oc::FunctionInvocation) -> Lowered<Expr> {
         let written = f.name.parts.iter().map(name).collect::<Vec<_>>().join(".");
         let fname = canonical_function(&written);
@@ -620,6 +601,33 @@ impl Lower<'_> {
             _ => outside("UNION inside EXISTS"),
         }
     }
+}
+
+fn binary_op(op: &oc::BinaryOperator) -> Lowered<BinOp> {
+    Ok(match op {
+        oc::BinaryOperator::Or => BinOp::Or,
+        oc::BinaryOperator::Xor => BinOp::Xor,
+        oc::BinaryOperator::And => BinOp::And,
+        oc::BinaryOperator::Equal => BinOp::Eq,
+        oc::BinaryOperator::NotEqual => BinOp::Ne,
+        oc::BinaryOperator::Less => BinOp::Lt,
+        oc::BinaryOperator::LessEqual => BinOp::Le,
+        oc::BinaryOperator::Greater => BinOp::Gt,
+        oc::BinaryOperator::GreaterEqual => BinOp::Ge,
+        oc::BinaryOperator::RegexMatch => BinOp::Regex,
+        oc::BinaryOperator::In => BinOp::In,
+        oc::BinaryOperator::StartsWith => BinOp::StartsWith,
+        oc::BinaryOperator::EndsWith => BinOp::EndsWith,
+        oc::BinaryOperator::Contains => BinOp::Contains,
+        oc::BinaryOperator::Add => BinOp::Add,
+        oc::BinaryOperator::Subtract => BinOp::Sub,
+        oc::BinaryOperator::Multiply => BinOp::Mul,
+        oc::BinaryOperator::Divide => BinOp::Div,
+        oc::BinaryOperator::Remainder => BinOp::Mod,
+        oc::BinaryOperator::Power => BinOp::Pow,
+        oc::BinaryOperator::Concat => return outside("the || operator"),
+        _ => return outside("a binary operator"),
+    })
 }
 
 fn is_comparison(op: BinOp) -> bool {

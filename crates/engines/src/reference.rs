@@ -64,11 +64,10 @@ impl Engine for Reference {
             max_rows: opts.max_rows.saturating_mul(10),
             deadline: Some(std::time::Instant::now() + opts.timeout),
         };
-        // A query that may write runs on a copy, so what it writes is gone
-        // after it; one that cannot (by its text) reads the loaded graph,
-        // which saves most of the reference's time on a small query.
+        // A query that writes runs on a copy, so what it writes is gone
+        // after it; one that only reads reads the loaded graph.
         let mut copy;
-        let store = if crate::may_write(query) {
+        let store = if ast.writes() {
             copy = self.store.clone();
             &mut copy
         } else {

@@ -74,14 +74,6 @@ fn combination(ret: &Projection) -> Result<Option<Vec<Combine>>, &'static str> {
         .map(Some)
 }
 
-pub(crate) fn writes(q: &Query) -> bool {
-    q.parts.iter().flat_map(|p| &p.clauses).any(|c| {
-        c.is_write()
-            || matches!(c, Clause::Call { body, union_all, .. }
-                if std::iter::once(body).chain(union_all).any(|b| writes(&Query { parts: vec![b.clone()], union_all: false })))
-    })
-}
-
 /// The RETURN of a single-part query.
 fn final_return(q: &Query) -> Option<&Projection> {
     match q.parts.as_slice() {

@@ -50,7 +50,6 @@ use rand::Rng;
 
 use crate::constructs::constructs;
 use crate::oracle::{BuildCx, CaseQuery, JudgeCx, Oracle, OracleKind, TestCase, Verdict};
-use crate::partition::writes;
 use crate::relation::{NO_ROWS, broken, rows_of};
 
 /// Equivalent and subset rewrites.
@@ -85,7 +84,7 @@ impl Oracle for Rewrite {
         if q.parts.len() != 1 {
             return Err("UNION");
         }
-        if writes(q) {
+        if q.writes() {
             return Err("the query writes");
         }
         for name in cx.order(&REWRITES, rng) {

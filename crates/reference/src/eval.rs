@@ -514,18 +514,15 @@ impl<'s> Ev<'s> {
             out.iter_mut().for_each(|(_, from)| *from = None);
         }
         if !p.order_by.is_empty() {
+            let keys: Vec<Expr> = p.order_by.iter().map(|(e, _)| projected(e, &items)).collect();
+            if !out.is_empty() && keys.iter().any(Expr::has_aggregate) {
+                return Err(Failure::unsupported("ORDER BY an aggregate not projected"));
+            }
             let mut keyed = Vec::with_capacity(out.len());
             for (r, from) in out {
                 let mut env = from.clone().unwrap_or_default();
                 env.extend(r.clone());
-                let mut ks = Vec::new();
-                for (e, _) in &p.order_by {
-                    let e = projected(e, &items);
-                    if e.has_aggregate() {
-                        return Err(Failure::unsupported("ORDER BY an aggregate not projected"));
-                    }
-                    ks.push(self.expr(&e, &env)?);
-                }
+                let ks = keys.iter().map(|e| self.expr(e, &env)).collect::<Result<Vec<_>, _>>()?;
                 keyed.push((ks, r, from));
             }
             keyed.sort_by(|(a, ..), (b, ..)| {
