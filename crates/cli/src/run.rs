@@ -293,6 +293,14 @@ fn describe(s: &Summary, out: &Path) -> String {
             "  {} {}: accepted {} · rejected {:?} · non-empty {} · timeouts {} · crashes {} · over the row cap {} · {:.1} s in the engine\n",
             e.spec, e.version, e.accepted, e.rejected, e.non_empty, e.timeouts, e.crashes, e.too_large, e.engine_seconds
         ));
+        if e.compared_with_reference > 0 {
+            t.push_str(&format!(
+                "    agrees with the reference on {} of {} generated queries both answered ({:.1}%)\n",
+                e.agreed_with_reference,
+                e.compared_with_reference,
+                100.0 * e.agreed_with_reference as f64 / e.compared_with_reference as f64
+            ));
+        }
     }
     t.push_str(&format!(
         "  mutated queries {} · features used {}/{} · graphlancer's own time {:.1} s ({:.1}%)\n",

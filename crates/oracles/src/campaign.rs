@@ -136,6 +136,12 @@ pub struct EngineSummary {
     pub undecodable: u64,
     /// Seconds spent waiting for this engine.
     pub engine_seconds: f64,
+    /// With the reference among the engines: generated queries both it and
+    /// this engine answered (rows or an error), and of those, how many got
+    /// the same answer (equal rows, or both an error). Zero otherwise.
+    pub compared_with_reference: u64,
+    /// Of [`Self::compared_with_reference`], the answers that agreed.
+    pub agreed_with_reference: u64,
     /// Errors by message (numbers and quoted text stripped), with how often
     /// each came and the first query that drew it: what to look at when
     /// tuning a dialect profile.
@@ -442,6 +448,7 @@ impl Campaign {
                 engine_time += waited.iter().sum::<Duration>();
                 s.queries += 1;
                 count_all(&mut s, &outcomes, &waited, &source.text);
+                count_agreement(&mut s, &outcomes, &source.row_order());
                 let new_plan = self.plans(&mut s, &baselines, &source.text, &mut combinations, started)?;
                 if new_plan && self.config.plans == PlanUse::Guide {
                     admit(&mut pool, &query);
@@ -936,6 +943,29 @@ fn count_all(s: &mut Summary, outcomes: &[Outcome], waited: &[Duration], query: 
         count(summary, outcome, *w, query);
     }
     s.harness_faults += outcomes.iter().filter(|o| o.is_harness_fault()).count() as u64;
+}
+
+/// Counts, for each engine, whether its answer to a generated query is the
+/// reference's, when the reference is among the engines and both answered.
+fn count_agreement(s: &mut Summary, outcomes: &[Outcome], order: &graphlancer_model::RowOrder) {
+    let Some(truth) = s.engines.iter().position(|e| e.spec == graphlancer_engines::reference::NAME) else { return };
+    let answered = |o: &Outcome| matches!(o, Outcome::Rows(_) | Outcome::Error { .. });
+    let Some(expected) = outcomes.get(truth).filter(|o| answered(o)) else { return };
+    for (i, (summary, outcome)) in s.engines.iter_mut().zip(outcomes).enumerate() {
+        if i == truth || !answered(outcome) {
+            continue;
+        }
+        summary.compared_with_reference += 1;
+        let same = match (expected, outcome) {
+            (Outcome::Rows(x), Outcome::Rows(y)) => {
+                graphlancer_model::compare(x, y, order, graphlancer_model::Tolerance::default())
+                    == graphlancer_model::Comparison::Equal
+            }
+            (Outcome::Error { .. }, Outcome::Error { .. }) => true,
+            _ => false,
+        };
+        summary.agreed_with_reference += u64::from(same);
+    }
 }
 
 fn count(summary: &mut EngineSummary, outcome: &Outcome, waited: Duration, query: &str) {

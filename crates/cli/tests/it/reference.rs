@@ -23,6 +23,12 @@ fn campaign(engine: &str, seed: &str, queries: &str, dir: &str) -> serde_json::V
     serde_json::from_slice(&o.stdout).expect("a JSON summary")
 }
 
+/// `(compared, agreed)` of an engine with the reference.
+fn agreement(summary: &serde_json::Value, engine: &str) -> (u64, u64) {
+    let e = summary["engines"].as_array().expect("engines").iter().find(|e| e["spec"] == engine).expect("the engine");
+    (e["compared_with_reference"].as_u64().expect("a count"), e["agreed_with_reference"].as_u64().expect("a count"))
+}
+
 fn accepted(summary: &serde_json::Value, engine: &str) -> f64 {
     let e = summary["engines"].as_array().expect("engines").iter().find(|e| e["spec"] == engine).expect("the engine");
     e["accepted"].as_f64().expect("a count") / summary["queries"].as_f64().expect("a count")
@@ -38,6 +44,11 @@ fn the_reference_names_grafeo_wrong_where_it_differs() {
     assert!(accepted(&summary, "reference") >= 0.9, "the reference answers most queries: {}", summary["engines"]);
     let findings = summary["findings"].as_object().expect("findings");
     assert!(!findings.is_empty(), "Grafeo 0.5.44 differs from the reference within 200 queries at seed 1");
+    let (compared, agreed) = agreement(&summary, "grafeo");
+    assert!(
+        compared >= 150 && agreed < compared && agreed * 10 >= compared * 8,
+        "{compared} compared, {agreed} agreed"
+    );
     for folder in findings.values().filter_map(|v| v.as_str()) {
         let readme = std::fs::read_to_string(format!("{folder}/README.md")).expect("README.md");
         let title = readme.lines().next().unwrap_or_default();
@@ -60,6 +71,8 @@ fn falkordb_and_the_reference_agree_at_seed_two() {
     let findings = summary["findings"].as_object().expect("findings");
     let differential: Vec<&String> = findings.keys().filter(|k| k.starts_with("differential")).collect();
     assert!(differential.is_empty(), "no false alarm and no FalkorDB bug at seed 2: {differential:?}");
+    let (compared, agreed) = agreement(&summary, "falkordb");
+    assert!(compared >= 120 && agreed == compared, "{compared} compared, {agreed} agreed");
 }
 
 /// Text reaches the reference through the parser: an answer, Cypher's
