@@ -205,7 +205,41 @@ impl Reducer<'_> {
             return Ok(false);
         }
         state.best = replay;
+        self.localize(state, run)?;
         Ok(true)
+    }
+
+    /// For different values on a pair of engines, the deepest
+    /// sub-expression that differs on its own replaces the observed
+    /// columns in the signature ([`crate::localize`]).
+    fn localize(&mut self, state: &mut State, run: &Run<'_>) -> Result<(), EngineError> {
+        use crate::oracle::OracleKind;
+        use crate::signature::Fault;
+        let paired = matches!(self.oracle.kind(), OracleKind::Differential | OracleKind::Settings);
+        let Some((case, outcomes, finding)) = state.best.as_mut() else { return Ok(()) };
+        if !paired || !matches!(run.family.fault, Fault::Values { .. }) {
+            return Ok(());
+        }
+        let index = |name: &String| self.judge.names.iter().position(|n| n == name);
+        let (Some(a), Some(b)) =
+            (finding.signature.engines.first().and_then(index), finding.signature.engines.get(1).and_then(index))
+        else {
+            return Ok(());
+        };
+        let (Some(query), Some(answers)) = (case.queries.first(), outcomes.first()) else { return Ok(()) };
+        let culprit = crate::localize::localize(
+            self.engines,
+            self.exec,
+            self.judge.schema,
+            &query.ast,
+            (&answers[a], &answers[b]),
+            (a, b),
+        )?;
+        if let Some(c) = culprit {
+            finding.signature.fault = Fault::Culprit { expression: c.kind };
+            finding.summary = format!("{}; the smallest part that differs: {}", finding.summary, c.text);
+        }
+        Ok(())
     }
 
     /// Query edits until none applies; with `coarse`, only whole parts,
@@ -1080,37 +1114,39 @@ fn order_of(p: &graphlancer_cypher::ast::Projection) -> Option<Vec<usize>> {
 /// `var:Rel`; names the differing columns in a signature.
 pub fn column_kinds(query: &Query, types: &[Option<graphlancer_cypher::types::Ty>]) -> Vec<String> {
     let Some(Clause::Return(p)) = query.parts.first().and_then(|p| p.clauses.last()) else { return Vec::new() };
-    p.items
-        .iter()
-        .enumerate()
-        .map(|(i, (e, _))| match e {
-            Expr::Variable(_) => match types.get(i) {
-                Some(Some(t)) => format!("var:{t:?}"),
-                _ => "var:?".into(),
-            },
-            Expr::Property(..) => "property".into(),
-            Expr::Function(name, _) => format!("fn:{name}"),
-            Expr::Aggregate { name, .. } => format!("agg:{name}"),
-            Expr::Binary(op, ..) => format!("op:{}", op.text()),
-            Expr::Literal(_) => "literal".into(),
-            Expr::Not(_) => "not".into(),
-            Expr::IsNull { .. } => "isnull".into(),
-            Expr::Quantified { .. } => "quantified".into(),
-            Expr::ExistsSubquery(..) => "existssubquery".into(),
-            Expr::PatternPredicate(_) => "patternpredicate".into(),
-            Expr::HasLabels(..) => "haslabels".into(),
-            Expr::Negate(_) => "negate".into(),
-            Expr::Case { .. } => "case".into(),
-            Expr::List(_) => "list".into(),
-            Expr::ListComprehension { .. } => "listcomprehension".into(),
-            Expr::PatternComprehension { .. } => "patterncomprehension".into(),
-            Expr::Index(..) => "index".into(),
-            Expr::Slice(..) => "slice".into(),
-            Expr::Reduce { .. } => "reduce".into(),
-            Expr::Map(_) => "map".into(),
-            Expr::MapProjection(..) => "mapprojection".into(),
-        })
-        .collect()
+    p.items.iter().enumerate().map(|(i, (e, _))| expr_kind(e, types.get(i).and_then(Option::as_ref))).collect()
+}
+
+/// What computes an expression's value, e.g. `fn:startNode`, `agg:max`,
+/// `var:Rel` (a variable's type, when known, is its kind).
+pub fn expr_kind(e: &Expr, ty: Option<&graphlancer_cypher::types::Ty>) -> String {
+    match e {
+        Expr::Variable(_) => match ty {
+            Some(t) => format!("var:{t:?}"),
+            None => "var:?".into(),
+        },
+        Expr::Property(..) => "property".into(),
+        Expr::Function(name, _) => format!("fn:{name}"),
+        Expr::Aggregate { name, .. } => format!("agg:{name}"),
+        Expr::Binary(op, ..) => format!("op:{}", op.text()),
+        Expr::Literal(_) => "literal".into(),
+        Expr::Not(_) => "not".into(),
+        Expr::IsNull { .. } => "isnull".into(),
+        Expr::Quantified { .. } => "quantified".into(),
+        Expr::ExistsSubquery(..) => "existssubquery".into(),
+        Expr::PatternPredicate(_) => "patternpredicate".into(),
+        Expr::HasLabels(..) => "haslabels".into(),
+        Expr::Negate(_) => "negate".into(),
+        Expr::Case { .. } => "case".into(),
+        Expr::List(_) => "list".into(),
+        Expr::ListComprehension { .. } => "listcomprehension".into(),
+        Expr::PatternComprehension { .. } => "patterncomprehension".into(),
+        Expr::Index(..) => "index".into(),
+        Expr::Slice(..) => "slice".into(),
+        Expr::Reduce { .. } => "reduce".into(),
+        Expr::Map(_) => "map".into(),
+        Expr::MapProjection(..) => "mapprojection".into(),
+    }
 }
 
 /// The query's clause sequence, e.g. `MATCH,WITH,RETURN`.

@@ -41,6 +41,14 @@ pub enum Fault {
         /// The differing columns' kinds, joined by `+`.
         columns: String,
     },
+    /// Different values, localized after reduction: the deepest
+    /// sub-expression whose values differ on their own ([`crate::localize`]),
+    /// as its kind and its operands' types, e.g. `list(Int,Null)`. It keys
+    /// one bug whatever expression around it observed the wrong value.
+    Culprit {
+        /// The sub-expression's kind and operand types.
+        expression: String,
+    },
     /// The same rows in an order the query fixes differently.
     Order,
     /// One answer is a single row of nulls where the other has no row: an
@@ -81,6 +89,7 @@ impl fmt::Display for Fault {
             Fault::ColumnCount => f.write_str("column-count"),
             Fault::RowCount => f.write_str("row-count"),
             Fault::Values { columns } => write!(f, "values:{columns}"),
+            Fault::Culprit { expression } => write!(f, "value-of:{expression}"),
             Fault::Order => f.write_str("order"),
             Fault::NullForNothing => f.write_str("null-for-nothing"),
             Fault::Refused { engine, message } => write!(f, "refused:{engine}:{message}"),
@@ -111,10 +120,19 @@ impl Signature {
     /// kind): what a reduced query must keep showing.
     pub fn family(&self) -> Signature {
         let fault = match &self.fault {
-            Fault::Values { .. } => Fault::Values { columns: String::new() },
+            Fault::Values { .. } | Fault::Culprit { .. } => Fault::Values { columns: String::new() },
             other => other.clone(),
         };
         Signature { shape: None, fault, ..self.clone() }
+    }
+}
+
+impl Signature {
+    /// Whether `judged`, an oracle's verdict on a replay, is this recorded
+    /// finding: the same signature, or for one localized after reduction
+    /// (which no single judgement computes) the same family.
+    pub fn recognizes(&self, judged: &Signature) -> bool {
+        self == judged || (matches!(self.fault, Fault::Culprit { .. }) && self.family() == judged.family())
     }
 }
 

@@ -365,3 +365,52 @@ fn the_graph_is_reduced_to_what_the_finding_needs() {
         assert!(readme.contains("reduced from the generated"), "{readme}");
     }
 }
+
+/// Localization against engines whose answers the test chooses: the
+/// deepest differing part is named with its operands' types, and a part
+/// under an aggregate whose rows differ names nothing (the rows are wrong).
+#[test]
+fn localization_descends_to_the_deepest_differing_part() {
+    let int = |i: i64| Value::Int(i);
+    let list = |v: Vec<Value>| Value::List(v);
+    let answer = move |q: &str, right: bool| {
+        let value = if q.contains("size(") {
+            int(if right { 2 } else { 1 })
+        } else if q.contains("RETURN [null, 1]") {
+            if right { list(vec![Value::Null, int(1)]) } else { list(vec![int(1)]) }
+        } else if q.contains("RETURN null") {
+            Value::Null
+        } else {
+            int(1)
+        };
+        Outcome::Rows(ResultSet::new(vec!["x".into()], vec![vec![value]]))
+    };
+    let (good, _) = Fake::new("good", move |q| answer(q, true));
+    let (bad, sent) = Fake::new("bad", move |q| answer(q, false));
+    let mut engines: Vec<Box<dyn Engine>> = vec![Box::new(good), Box::new(bad)];
+    let schema = graphlancer_model::Schema::generate(
+        &graphlancer_model::SchemaConfig::default(),
+        &mut graphlancer_model::derive_rng(0, &[0]),
+    );
+    let query = graphlancer_cypher::parse::parse("RETURN size([null, 1]) AS a0").expect("parses");
+    let (right, wrong) = (answer("size(", true), answer("size(", false));
+    let culprit =
+        crate::localize::localize(&mut engines, &ExecOptions::default(), &schema, &query, (&right, &wrong), (0, 1))
+            .expect("engines answer")
+            .expect("a culprit");
+    assert_eq!(culprit.text, "[null, 1]");
+    assert_eq!(culprit.kind, "list(Null,Int)");
+    assert!(sent.borrow().iter().any(|q| q.contains("RETURN null")), "the list's elements were probed: {sent:?}");
+
+    // Under count(), the probe returns the counted rows: two against one.
+    let rows = move |n: usize| Outcome::Rows(ResultSet::new(vec!["x".into()], vec![vec![Value::Int(1)]; n]));
+    let (good, _) = Fake::new("good", move |q| if q.contains("count(") { answer("", true) } else { rows(2) });
+    let (bad, _) = Fake::new("bad", move |q| if q.contains("count(") { answer("", false) } else { rows(1) });
+    let mut engines: Vec<Box<dyn Engine>> = vec![Box::new(good), Box::new(bad)];
+    let query = graphlancer_cypher::parse::parse("UNWIND [1, 2] AS u RETURN count(u) AS a0").expect("parses");
+    let (right, wrong) = (rows(2), rows(1));
+    let none =
+        crate::localize::localize(&mut engines, &ExecOptions::default(), &schema, &query, (&right, &wrong), (0, 1))
+            .expect("engines answer");
+    assert_eq!(none, None);
+}
