@@ -142,7 +142,7 @@ pub struct EngineSummary {
     pub compared_with_reference: u64,
     /// Of [`Self::compared_with_reference`], the answers that agreed.
     pub agreed_with_reference: u64,
-    /// Errors by message (numbers and quoted text stripped), with how often
+    /// Errors (and the reference's open answers, with their reasons) by message (numbers and quoted text stripped), with how often
     /// each came and the first query that drew it: what to look at when
     /// tuning a dialect profile.
     pub errors: BTreeMap<String, ErrorSample>,
@@ -970,8 +970,13 @@ fn count_agreement(s: &mut Summary, outcomes: &[Outcome], order: &graphlancer_mo
 
 fn count(summary: &mut EngineSummary, outcome: &Outcome, waited: Duration, query: &str) {
     summary.engine_seconds += waited.as_secs_f64();
-    if let Outcome::Error { class, message } = outcome {
-        let key = format!("{}: {}", class.name(), crate::signature::normalize(message));
+    let described = match outcome {
+        Outcome::Error { class, message } => Some((class.name(), message)),
+        Outcome::Open { reason } => Some(("open", reason)),
+        _ => None,
+    };
+    if let Some((class, message)) = described {
+        let key = format!("{class}: {}", crate::signature::normalize(message));
         if summary.errors.len() < ERROR_KINDS || summary.errors.contains_key(&key) {
             let sample = summary.errors.entry(key).or_insert_with(|| ErrorSample { count: 0, query: query.to_owned() });
             sample.count += 1;

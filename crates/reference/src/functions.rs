@@ -1,6 +1,7 @@
 //! The functions and aggregates the generator writes, by openCypher and
 //! Neo4j 5. Character positions are refused outside ASCII, where engines
-//! count UTF-16 units, bytes or code points differently.
+//! count UTF-16 units, bytes or code points differently; case changes and
+//! trims only where every engine's reading gives one answer.
 
 use std::cmp::Ordering;
 
@@ -9,11 +10,34 @@ use crate::eval::Ev;
 use crate::value::{V, order};
 
 fn ascii(s: &str) -> Result<&str, Failure> {
-    if s.bytes().all(|b| (0x20..0x7f).contains(&b)) {
-        Ok(s)
+    if s.is_ascii() { Ok(s) } else { Err(Failure::unsupported("a character position in text beyond ASCII")) }
+}
+
+/// `s` trimmed at its start, end or both, where every reading of
+/// whitespace engines use (a space, Unicode's, Java's `<= ' '`) trims the
+/// same; text whose ends they read differently is refused.
+fn trimmed(s: &str, start: bool, end: bool) -> Result<V, Failure> {
+    let readings: [fn(char) -> bool; 3] = [|c| c == ' ', char::is_whitespace, |c| c <= ' '];
+    let cut = |is: fn(char) -> bool| {
+        let t = if start { s.trim_start_matches(is) } else { s };
+        if end { t.trim_end_matches(is) } else { t }
+    };
+    let first = cut(readings[0]);
+    if readings.iter().all(|r| cut(*r) == first) {
+        Ok(V::Str(first.to_owned()))
     } else {
-        Err(Failure::unsupported("a string function on text beyond printable ASCII"))
+        Err(Failure::unsupported("a trim of ends engines read as whitespace differently"))
     }
+}
+
+/// `s` in upper or lower case, where ASCII's and Unicode's case mappings
+/// agree: text whose characters beyond ASCII have no case.
+fn cased(s: &str, upper: bool) -> Result<V, Failure> {
+    let caseless = |c: char| c.is_ascii() || (c.to_uppercase().eq([c]) && c.to_lowercase().eq([c]));
+    if !s.chars().all(caseless) {
+        return Err(Failure::unsupported("a change of case of letters beyond ASCII"));
+    }
+    Ok(V::Str(if upper { s.to_ascii_uppercase() } else { s.to_ascii_lowercase() }))
 }
 
 fn int(v: &V, f: &str) -> Result<i64, Failure> {
@@ -66,12 +90,13 @@ pub(crate) fn call(ev: &Ev<'_>, name: &str, args: Vec<V>) -> Result<V, Failure> 
         ("rand" | "timestamp", _) => return Err(Failure::unsupported(format!("{name}() has no one right answer"))),
         // Functions of one argument give null for null.
         (_, [V::Null]) => V::Null,
-        ("toUpper", [V::Str(s)]) => V::Str(ascii(s)?.to_uppercase()),
-        ("toLower", [V::Str(s)]) => V::Str(ascii(s)?.to_lowercase()),
-        ("trim", [V::Str(s)]) => V::Str(ascii(s)?.trim_matches(' ').to_owned()),
-        ("ltrim", [V::Str(s)]) => V::Str(ascii(s)?.trim_start_matches(' ').to_owned()),
-        ("rtrim", [V::Str(s)]) => V::Str(ascii(s)?.trim_end_matches(' ').to_owned()),
-        ("reverse", [V::Str(s)]) => V::Str(ascii(s)?.chars().rev().collect()),
+        ("toUpper", [V::Str(s)]) => cased(s, true)?,
+        ("toLower", [V::Str(s)]) => cased(s, false)?,
+        ("trim", [V::Str(s)]) => trimmed(s, true, true)?,
+        ("ltrim", [V::Str(s)]) => trimmed(s, true, false)?,
+        ("rtrim", [V::Str(s)]) => trimmed(s, false, true)?,
+        // By characters, as Java's StringBuilder reverses (surrogate pairs kept).
+        ("reverse", [V::Str(s)]) => V::Str(s.chars().rev().collect()),
         ("reverse", [V::List(l)]) => V::List(l.iter().rev().cloned().collect()),
         (_, _) if null_in && !matches!(name, "substring" | "left" | "right" | "range") => V::Null,
         ("replace", [V::Str(s), V::Str(a), V::Str(b)]) => V::Str(s.replace(a.as_str(), b)),

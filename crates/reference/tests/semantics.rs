@@ -266,3 +266,20 @@ fn the_tck_s_rules_hold_on_text() {
     // `r:T` tests a relationship's type; `n['k']` reads a property.
     assert_eq!(answer("MATCH (a)-[r]->(b) WHERE a['k'] = 1 RETURN r:T AS t"), Ok(vec![vec![Value::Bool(true)]]));
 }
+
+/// Text beyond ASCII: answered where every engine's reading of characters
+/// gives one answer, left open where bytes, code points and UTF-16 units
+/// (or ASCII's and Unicode's whitespace and case) part ways.
+#[test]
+fn text_beyond_ascii_is_answered_only_where_readings_agree() {
+    let s = |t: &str| Ok(vec![vec![Value::String(t.into())]]);
+    assert_eq!(answer("RETURN toUpper('日本語 ok') AS u"), s("日本語 OK"));
+    assert_eq!(answer("RETURN toLower('NAÏVE') AS l"), Err(FailureKind::Unsupported));
+    assert_eq!(answer("RETURN trim(' 😀 ') AS t"), s("😀"));
+    assert_eq!(answer("RETURN rtrim('tab\\t') AS t"), Err(FailureKind::Unsupported));
+    assert_eq!(answer("RETURN reverse('a😀b') AS r"), s("b😀a"));
+    assert_eq!(answer("RETURN replace('naïve', 'ï', 'i') AS r"), s("naive"));
+    assert_eq!(answer("RETURN size('tab\\there') AS n"), Ok(vec![vec![Value::Int(8)]]));
+    assert_eq!(answer("RETURN size('naïve') AS n"), Err(FailureKind::Unsupported));
+    assert_eq!(answer("RETURN left('日本語', 1) AS l"), Err(FailureKind::Unsupported));
+}
