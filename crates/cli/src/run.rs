@@ -391,7 +391,7 @@ pub(crate) fn reduce(dir: &Path, timeout: Duration, limits: Limits) -> Result<Ex
     let o = oracle(case.oracle);
     let outcomes = graphlancer_oracles::reduce::outcomes(&mut engines, &test_case.queries, &exec)?;
     let found = match o.judge(&judge, &test_case, &outcomes) {
-        Verdict::Finding(f) if f.signature.family() == case.signature.family() => f,
+        Verdict::Finding(f) if case.signature.same_family(&f.signature) => f,
         _ => {
             println!("does not reproduce: nothing to reduce (graphlancer replay {} says more)", dir.display());
             return Ok(ExitCode::from(1));
@@ -456,8 +456,6 @@ pub(crate) fn bisect(dir: &Path, family: &str, replace: Option<&str>, timeout: D
         anyhow::bail!("{family} {own} is not among the released versions ({})", versions.join(", "));
     };
     let installs = engines_dir("kuzu")?;
-    let family_of = |f: &graphlancer_oracles::Signature| (f.oracle, f.family().fault);
-    let wanted = family_of(&case.signature);
     let test_case = case.test_case();
     let exec = ExecOptions { timeout, ..ExecOptions::default() };
     let mut tried: Vec<(String, bool)> = Vec::new();
@@ -493,7 +491,7 @@ pub(crate) fn bisect(dir: &Path, family: &str, replace: Option<&str>, timeout: D
         let outcomes = graphlancer_oracles::reduce::outcomes(&mut engines, &test_case.queries, &exec)?;
         let judge = JudgeCx { names: &names, schema: &case.graph.schema };
         let shown = matches!(oracle(case.oracle).judge(&judge, &test_case, &outcomes),
-            Verdict::Finding(f) if family_of(&f.signature) == wanted);
+            Verdict::Finding(f) if case.signature.same_kind(&f.signature));
         tried.push((version.to_owned(), shown));
         Ok(shown)
     };

@@ -5,8 +5,13 @@
 //! one report per observer. Probing each child of a differing column on
 //! its own, down to the deepest one that still differs, names the bug's
 //! expression: its kind and its operands' types become the signature.
+//!
+//! Different numbers of rows are localized the same way from the
+//! expressions that decide rows: each WHERE and UNWIND list, in order, is
+//! returned on its own over the rows that reach it; the first whose values
+//! differ (with the same rows reaching it) is descended into.
 
-use graphlancer_cypher::ast::{Clause, Expr, Projection, Query};
+use graphlancer_cypher::ast::{Clause, Expr, Projection, Query, SingleQuery};
 use graphlancer_cypher::check::result_types;
 use graphlancer_engines::{Engine, EngineError, ExecOptions, Outcome};
 use graphlancer_model::{Comparison, ResultSet, RowOrder, Schema, Tolerance, Value, compare};
@@ -25,10 +30,21 @@ pub struct Culprit {
     pub text: String,
 }
 
-/// The deepest sub-expression of a differing RETURN column of `query`
-/// whose values (a bag over the rows) still differ between engines `a`
-/// and `b`; `None` when the query's shape does not allow probing (paging,
-/// `*`, several parts) or no column differs.
+/// Where the wrong answer shows, for [`localize`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Symptom {
+    /// The same rows, different values in some column.
+    Values,
+    /// Different numbers of rows.
+    RowCount,
+}
+
+/// The deepest sub-expression of `query` whose values (a bag over the rows
+/// that reach it) differ between engines `pair.0` and `pair.1`, starting
+/// from a differing RETURN column ([`Symptom::Values`]) or from the
+/// expressions that decide rows ([`Symptom::RowCount`]); `None` when the
+/// query's shape does not allow probing (paging, `*`, several parts) or no
+/// probe differs.
 pub fn localize(
     engines: &mut [Box<dyn Engine>],
     exec: &ExecOptions,
@@ -36,86 +52,248 @@ pub fn localize(
     query: &Query,
     answers: (&Outcome, &Outcome),
     pair: (usize, usize),
+    symptom: Symptom,
 ) -> Result<Option<Culprit>, EngineError> {
     let [part] = query.parts.as_slice() else { return Ok(None) };
     let Some(Clause::Return(ret)) = part.clauses.last() else { return Ok(None) };
     if ret.star || ret.skip.is_some() || ret.limit.is_some() {
         return Ok(None);
     }
-    let (Outcome::Rows(x), Outcome::Rows(y)) = answers else { return Ok(None) };
-    let Some(column) = (0..ret.items.len()).find(|&j| differs(&column_of(x, j), &column_of(y, j))) else {
-        return Ok(None);
-    };
-    let mut culprit = ret.items[column].0.clone();
-    let mut probes = 0;
-    'descend: loop {
-        let mut children = culprit.clone();
-        for child in children.children_mut() {
-            if probes >= PROBES {
-                break 'descend;
-            }
-            let Some(probe) = probing(query, child.clone(), schema) else { continue };
-            probes += 1;
-            let q = CaseQuery::new("probe", probe, None);
-            let exec = ExecOptions { language: q.language(), ..*exec };
-            let mut answer = |i: usize| -> Result<Option<ResultSet>, EngineError> {
-                let engine = &mut engines[i];
-                let o = engine.execute_generated(&q.text_for(engine.as_ref()), q.cypher_ast(), &exec)?;
-                Ok(match o {
-                    Outcome::Rows(r) => Some(r),
-                    _ => None,
-                })
+    let mut prober = Prober { engines, exec, schema, pair, probes: 0 };
+    let starts = match symptom {
+        Symptom::Values => {
+            let (Outcome::Rows(x), Outcome::Rows(y)) = answers else { return Ok(None) };
+            let Some(j) = (0..ret.items.len()).find(|&j| differs(&column_of(x, j), &column_of(y, j))) else {
+                return Ok(None);
             };
-            if let (Some(x), Some(y)) = (answer(pair.0)?, answer(pair.1)?)
-                && differs(&x, &y)
+            let prefix = part.clauses[..part.clauses.len() - 1].to_vec();
+            return match prober.descend(prefix, ret.items[j].0.clone())? {
+                Found::Culprit(c) => Ok(Some(c)),
+                Found::Rows => prober.rows(&part.clauses),
+            };
+        }
+        Symptom::RowCount => deciders(&part.clauses),
+    };
+    for (prefix, expr, predicate) in starts {
+        // A predicate's null and false drop the same rows.
+        let decided = if predicate {
+            Expr::Function("coalesce".into(), vec![expr.clone(), Expr::lit(Value::Bool(false))])
+        } else {
+            expr.clone()
+        };
+        match prober.probe(&prefix, decided)? {
+            Probe::Differs => {
+                return match prober.descend(prefix, expr)? {
+                    Found::Culprit(c) => Ok(Some(c)),
+                    Found::Rows => prober.rows(&part.clauses),
+                };
+            }
+            // Rows differ before this clause: an earlier one decided them.
+            Probe::RowsDiffer => break,
+            Probe::Same | Probe::Unanswered => {}
+        }
+    }
+    prober.rows(&part.clauses)
+}
+
+/// What a descent found.
+enum Found {
+    /// The deepest differing sub-expression.
+    Culprit(Culprit),
+    /// Different rows reach the expression: the clauses before it are wrong.
+    Rows,
+}
+
+/// Every expression that decides which rows go on, with the clauses that
+/// produce the rows it sees (its probe returns it after them) and whether
+/// it is a predicate: MATCH and WITH predicates, UNWIND lists.
+fn deciders(clauses: &[Clause]) -> Vec<(Vec<Clause>, Expr, bool)> {
+    let mut out = Vec::new();
+    for (i, c) in clauses.iter().enumerate() {
+        let mut prefix = clauses[..i].to_vec();
+        match c {
+            Clause::Match { optional: false, patterns, guard, predicate: Some(p) } => {
+                let (patterns, guard) = (patterns.clone(), guard.clone());
+                prefix.push(Clause::Match { optional: false, patterns, guard, predicate: None });
+                out.push((prefix, p.clone(), true));
+            }
+            Clause::With(proj) if proj.predicate.is_some() && !proj.star => {
+                let mut open = proj.clone();
+                let p = open.predicate.take();
+                prefix.push(Clause::With(open));
+                out.extend(p.map(|p| (prefix, p, true)));
+            }
+            Clause::Unwind { list, .. } => out.push((prefix, list.clone(), false)),
+            // Grouping keys and DISTINCT decide rows too: each key's values
+            // over the rows before the projection.
+            Clause::With(proj) | Clause::Return(proj)
+                if proj.distinct || proj.items.iter().any(|(e, _)| e.has_aggregate()) =>
             {
-                // Under an aggregate a probe returns the rows it aggregates:
-                // when those differ, the rows are wrong, not the expression.
-                if x.rows.len() != y.rows.len() {
-                    return Ok(None);
-                }
-                culprit = child.clone();
-                continue 'descend;
+                let keys = proj.items.iter().filter(|(e, _)| !e.has_aggregate());
+                out.extend(keys.map(|(e, _)| (prefix.clone(), e.clone(), false)));
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// What one probe showed.
+enum Probe {
+    /// Both engines answered the same rows with different values.
+    Differs,
+    /// Both answered, with different numbers of rows.
+    RowsDiffer,
+    /// Both answered alike.
+    Same,
+    /// The checker refused the probe, or an engine did not answer it.
+    Unanswered,
+}
+
+/// Runs probes on a pair of engines.
+struct Prober<'a, 'e> {
+    engines: &'a mut [Box<dyn Engine + 'e>],
+    exec: &'a ExecOptions,
+    schema: &'a Schema,
+    pair: (usize, usize),
+    probes: usize,
+}
+
+impl Prober<'_, '_> {
+    /// `prefix` followed by `RETURN item`, on both engines.
+    fn probe(&mut self, prefix: &[Clause], item: Expr) -> Result<Probe, EngineError> {
+        let mut clauses = prefix.to_vec();
+        clauses.push(Clause::Return(Projection::of(vec![(item, "x".into())])));
+        let query = Query { parts: vec![SingleQuery { clauses }], union_all: false };
+        if self.probes >= PROBES || result_types(&query, self.schema).is_err() {
+            return Ok(Probe::Unanswered);
+        }
+        self.probes += 1;
+        let q = CaseQuery::new("probe", query, None);
+        let exec = ExecOptions { language: q.language(), ..*self.exec };
+        let mut answer = |i: usize| -> Result<Option<ResultSet>, EngineError> {
+            let engine = &mut self.engines[i];
+            Ok(match engine.execute_generated(&q.text_for(engine.as_ref()), q.cypher_ast(), &exec)? {
+                Outcome::Rows(r) => Some(r),
+                _ => None,
+            })
+        };
+        let (a, b) = (answer(self.pair.0)?, answer(self.pair.1)?);
+        Ok(match (a, b) {
+            (Some(x), Some(y)) if x.rows.len() != y.rows.len() => Probe::RowsDiffer,
+            (Some(x), Some(y)) if differs(&x, &y) => Probe::Differs,
+            (Some(_), Some(_)) => Probe::Same,
+            _ => Probe::Unanswered,
+        })
+    }
+
+    /// The first clause after which the engines hold different numbers of
+    /// rows, named by the constructs of the query up to it: the clause
+    /// that makes wrong rows, whatever later clauses observed them. None
+    /// when the rows part only at the final projection.
+    fn rows(&mut self, clauses: &[Clause]) -> Result<Option<Culprit>, EngineError> {
+        for end in 1..clauses.len() {
+            let prefix = &clauses[..end];
+            if let Probe::RowsDiffer = self.probe(prefix, Expr::lit(Value::Int(0)))? {
+                let query = returning(prefix, vec![(Expr::lit(Value::Int(0)), "x".into())]);
+                let text = graphlancer_cypher::render(&query);
+                return Ok(Some(Culprit {
+                    kind: format!("rows-after({})", crate::constructs::constructs(&query)),
+                    text,
+                }));
             }
         }
-        break;
+        Ok(None)
     }
-    let mut text = String::new();
-    graphlancer_cypher::render::expr(&mut text, &culprit);
-    Ok(Some(Culprit { kind: kind_with_operands(query, &culprit, schema), text }))
+
+    /// From `start`, whose values differ after `prefix`, down to the
+    /// deepest child that still differs.
+    fn descend(&mut self, mut prefix: Vec<Clause>, start: Expr) -> Result<Found, EngineError> {
+        let mut culprit = start;
+        'descend: loop {
+            let mut children = culprit.clone();
+            for child in children.children_mut() {
+                match self.probe(&prefix, child.clone())? {
+                    Probe::Differs => {
+                        culprit = child.clone();
+                        continue 'descend;
+                    }
+                    // Under an aggregate a probe returns the rows it
+                    // aggregates: when those differ, the rows are wrong,
+                    // not the expression.
+                    Probe::RowsDiffer => return Ok(Found::Rows),
+                    Probe::Same | Probe::Unanswered => {}
+                }
+            }
+            // A variable an earlier WITH computed: its expression there,
+            // over the rows before that WITH.
+            if let Some((before, computed)) = computed_by(&prefix, &culprit)
+                && let Probe::Differs = self.probe(&before, computed.clone())?
+            {
+                prefix = before;
+                culprit = computed;
+                continue 'descend;
+            }
+            break;
+        }
+        let mut text = String::new();
+        graphlancer_cypher::render::expr(&mut text, &culprit);
+        Ok(Found::Culprit(Culprit { kind: kind_with_operands(&prefix, &culprit, self.schema), text }))
+    }
 }
 
-/// `query` with its RETURN replaced by `RETURN item`, if the checker
-/// accepts it (a child may use a variable only its parent binds).
-fn probing(query: &Query, item: Expr, schema: &Schema) -> Option<Query> {
-    let probe = returning(query, vec![(item, "x".into())])?;
-    result_types(&probe, schema).ok()?;
-    Some(probe)
+/// For a variable, the expression the last WITH of `prefix` that projects
+/// it computed it with, and the clauses before that WITH; none where
+/// returning that expression alone would group rows differently (an
+/// aggregate beside grouping keys, DISTINCT, paging).
+fn computed_by(prefix: &[Clause], culprit: &Expr) -> Option<(Vec<Clause>, Expr)> {
+    let Expr::Variable(name) = culprit else { return None };
+    let at = prefix.iter().rposition(|c| matches!(c, Clause::With(_)))?;
+    let Clause::With(proj) = &prefix[at] else { return None };
+    let (e, _) = proj.items.iter().find(|(_, alias)| alias == name)?;
+    let grouped = e.has_aggregate() && proj.items.iter().any(|(other, _)| !other.has_aggregate());
+    let reshaped = proj.distinct || proj.skip.is_some() || proj.limit.is_some() || proj.predicate.is_some();
+    (!grouped && !reshaped && !matches!(e, Expr::Variable(_))).then(|| (prefix[..at].to_vec(), e.clone()))
 }
 
-/// `query` with its last clause replaced by `RETURN items`.
-fn returning(query: &Query, items: Vec<(Expr, String)>) -> Option<Query> {
-    let mut q = query.clone();
-    *q.parts.first_mut()?.clauses.last_mut()? = Clause::Return(Projection::of(items));
-    Some(q)
+/// `prefix` followed by `RETURN items`.
+fn returning(prefix: &[Clause], items: Vec<(Expr, String)>) -> Query {
+    let mut clauses = prefix.to_vec();
+    clauses.push(Clause::Return(Projection::of(items)));
+    Query { parts: vec![SingleQuery { clauses }], union_all: false }
 }
 
 /// The culprit's kind with its operands' types, e.g. `op:+(Float,Int)`:
-/// the kind alone would merge unrelated bugs of one operator.
-fn kind_with_operands(query: &Query, culprit: &Expr, schema: &Schema) -> String {
-    let types = |items: Vec<(Expr, String)>| returning(query, items).and_then(|q| result_types(&q, schema).ok());
+/// the kind alone would merge unrelated bugs of one operator. A list's
+/// element types are a set (its length is not the bug).
+fn kind_with_operands(prefix: &[Clause], culprit: &Expr, schema: &Schema) -> String {
+    let types = |items: Vec<(Expr, String)>| result_types(&returning(prefix, items), schema).ok();
     let own = types(vec![(culprit.clone(), "x".into())]).and_then(|t| t.into_iter().next()).flatten();
     let kind = crate::reduce::expr_kind(culprit, own.as_ref());
     let mut operands = culprit.clone();
     let operands: Vec<(Expr, String)> =
         operands.children_mut().into_iter().enumerate().map(|(i, c)| (c.clone(), format!("c{i}"))).collect();
     if operands.is_empty() {
-        return kind;
+        // A literal's type is what its engines read differently.
+        return match (culprit, own) {
+            (Expr::Literal(_), Some(t)) => format!("{kind}({t:?})"),
+            _ => kind,
+        };
     }
     match types(operands) {
         Some(types) => {
-            let names: Vec<String> =
+            let mut names: Vec<String> =
                 types.iter().map(|t| t.as_ref().map_or_else(|| "Null".into(), |t| format!("{t:?}"))).collect();
+            if matches!(culprit, Expr::List(_)) {
+                // Entities apart, a list's elements are values alike.
+                for n in &mut names {
+                    if !matches!(n.as_str(), "Node" | "Rel" | "Path") {
+                        *n = "Value".into();
+                    }
+                }
+                names.sort();
+                names.dedup();
+            }
             format!("{kind}({})", names.join(","))
         }
         None => kind,

@@ -205,19 +205,25 @@ impl Reducer<'_> {
             return Ok(false);
         }
         state.best = replay;
-        self.localize(state, run)?;
+        self.localize(state)?;
         Ok(true)
     }
 
-    /// For different values on a pair of engines, the deepest
-    /// sub-expression that differs on its own replaces the observed
-    /// columns in the signature ([`crate::localize`]).
-    fn localize(&mut self, state: &mut State, run: &Run<'_>) -> Result<(), EngineError> {
+    /// For different values or numbers of rows on a pair of engines, the
+    /// deepest sub-expression that differs on its own replaces the observed
+    /// columns (or the constructs) in the signature ([`crate::localize`]).
+    fn localize(&mut self, state: &mut State) -> Result<(), EngineError> {
+        use crate::localize::Symptom;
         use crate::oracle::OracleKind;
         use crate::signature::Fault;
         let paired = matches!(self.oracle.kind(), OracleKind::Differential | OracleKind::Settings);
         let Some((case, outcomes, finding)) = state.best.as_mut() else { return Ok(()) };
-        if !paired || !matches!(run.family.fault, Fault::Values { .. }) {
+        let symptom = match &finding.signature.fault {
+            Fault::Values { .. } => Symptom::Values,
+            Fault::RowCount => Symptom::RowCount,
+            _ => return Ok(()),
+        };
+        if !paired {
             return Ok(());
         }
         let index = |name: &String| self.judge.names.iter().position(|n| n == name);
@@ -234,9 +240,11 @@ impl Reducer<'_> {
             &query.ast,
             (&answers[a], &answers[b]),
             (a, b),
+            symptom,
         )?;
         if let Some(c) = culprit {
             finding.signature.fault = Fault::Culprit { expression: c.kind };
+            finding.signature.shape = None;
             finding.summary = format!("{}; the smallest part that differs: {}", finding.summary, c.text);
         }
         Ok(())

@@ -41,10 +41,11 @@ pub enum Fault {
         /// The differing columns' kinds, joined by `+`.
         columns: String,
     },
-    /// Different values, localized after reduction: the deepest
+    /// Different values or rows, localized after reduction: the deepest
     /// sub-expression whose values differ on their own ([`crate::localize`]),
     /// as its kind and its operands' types, e.g. `list(Int,Null)`. It keys
-    /// one bug whatever expression around it observed the wrong value.
+    /// one bug whatever expression or clause around it observed the wrong
+    /// value.
     Culprit {
         /// The sub-expression's kind and operand types.
         expression: String,
@@ -89,6 +90,7 @@ impl fmt::Display for Fault {
             Fault::ColumnCount => f.write_str("column-count"),
             Fault::RowCount => f.write_str("row-count"),
             Fault::Values { columns } => write!(f, "values:{columns}"),
+            Fault::Culprit { expression } if expression.starts_with("rows-after(") => f.write_str(expression),
             Fault::Culprit { expression } => write!(f, "value-of:{expression}"),
             Fault::Order => f.write_str("order"),
             Fault::NullForNothing => f.write_str("null-for-nothing"),
@@ -132,7 +134,24 @@ impl Signature {
     /// finding: the same signature, or for one localized after reduction
     /// (which no single judgement computes) the same family.
     pub fn recognizes(&self, judged: &Signature) -> bool {
-        self == judged || (matches!(self.fault, Fault::Culprit { .. }) && self.family() == judged.family())
+        self == judged || (matches!(self.fault, Fault::Culprit { .. }) && self.same_family(judged))
+    }
+
+    /// Whether `judged` is of this finding's family: the same engines and
+    /// [`Self::same_kind`].
+    pub fn same_family(&self, judged: &Signature) -> bool {
+        self.engines == judged.engines && self.same_kind(judged)
+    }
+
+    /// Whether `judged` shows the same kind of wrong, on whatever engines:
+    /// the same oracle and fault family, where a localized finding's is
+    /// different values or different rows.
+    pub fn same_kind(&self, judged: &Signature) -> bool {
+        self.oracle == judged.oracle
+            && match self.fault {
+                Fault::Culprit { .. } => matches!(judged.fault, Fault::Values { .. } | Fault::RowCount),
+                _ => self.family().fault == judged.family().fault,
+            }
     }
 }
 

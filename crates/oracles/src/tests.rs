@@ -368,7 +368,7 @@ fn the_graph_is_reduced_to_what_the_finding_needs() {
 
 /// Localization against engines whose answers the test chooses: the
 /// deepest differing part is named with its operands' types, and a part
-/// under an aggregate whose rows differ names nothing (the rows are wrong).
+/// under an aggregate whose rows differ names the clause that parts them.
 #[test]
 fn localization_descends_to_the_deepest_differing_part() {
     let int = |i: i64| Value::Int(i);
@@ -392,25 +392,39 @@ fn localization_descends_to_the_deepest_differing_part() {
         &graphlancer_model::SchemaConfig::default(),
         &mut graphlancer_model::derive_rng(0, &[0]),
     );
-    let query = graphlancer_cypher::parse::parse("RETURN size([null, 1]) AS a0").expect("parses");
-    let (right, wrong) = (answer("size(", true), answer("size(", false));
-    let culprit =
-        crate::localize::localize(&mut engines, &ExecOptions::default(), &schema, &query, (&right, &wrong), (0, 1))
-            .expect("engines answer")
-            .expect("a culprit");
-    assert_eq!(culprit.text, "[null, 1]");
-    assert_eq!(culprit.kind, "list(Null,Int)");
+    use crate::localize::{Culprit, Symptom, localize};
+    let locate =
+        |engines: &mut Vec<Box<dyn Engine>>, text: &str, answers: (Outcome, Outcome), symptom| -> Option<Culprit> {
+            let query = graphlancer_cypher::parse::parse(text).expect("parses");
+            localize(engines, &ExecOptions::default(), &schema, &query, (&answers.0, &answers.1), (0, 1), symptom)
+                .expect("engines answer")
+        };
+    let sizes = (answer("size(", true), answer("size(", false));
+    let culprit = locate(&mut engines, "RETURN size([null, 1]) AS a0", sizes.clone(), Symptom::Values).expect("found");
+    assert_eq!((culprit.text.as_str(), culprit.kind.as_str()), ("[null, 1]", "list(Value)"));
     assert!(sent.borrow().iter().any(|q| q.contains("RETURN null")), "the list's elements were probed: {sent:?}");
 
     // Under count(), the probe returns the counted rows: two against one.
     let rows = move |n: usize| Outcome::Rows(ResultSet::new(vec!["x".into()], vec![vec![Value::Int(1)]; n]));
-    let (good, _) = Fake::new("good", move |q| if q.contains("count(") { answer("", true) } else { rows(2) });
-    let (bad, _) = Fake::new("bad", move |q| if q.contains("count(") { answer("", false) } else { rows(1) });
+    let (good, _) = Fake::new("good", move |q| if q.contains("count(") { answer("size(", true) } else { rows(2) });
+    let (bad, _) = Fake::new("bad", move |q| if q.contains("count(") { answer("size(", false) } else { rows(1) });
     let mut engines: Vec<Box<dyn Engine>> = vec![Box::new(good), Box::new(bad)];
-    let query = graphlancer_cypher::parse::parse("UNWIND [1, 2] AS u RETURN count(u) AS a0").expect("parses");
-    let (right, wrong) = (rows(2), rows(1));
-    let none =
-        crate::localize::localize(&mut engines, &ExecOptions::default(), &schema, &query, (&right, &wrong), (0, 1))
-            .expect("engines answer");
-    assert_eq!(none, None);
+    // The rows part after UNWIND: the clause is named, not count().
+    let rows_of = locate(&mut engines, "UNWIND [1, 2] AS u RETURN count(u) AS a0", sizes, Symptom::Values);
+    let rows_of = rows_of.expect("found");
+    assert_eq!(
+        (rows_of.text.as_str(), rows_of.kind.as_str()),
+        ("UNWIND [1, 2] AS u RETURN 0 AS x", "rows-after(RETURN,UNWIND,list)")
+    );
+
+    // Rows: UNWIND's list is probed on its own and descended into.
+    let unwound = move |q: &str, right: bool| {
+        if q.contains("UNWIND") { rows(if right { 2 } else { 1 }) } else { answer(q, right) }
+    };
+    let (good, _) = Fake::new("good", move |q| unwound(q, true));
+    let (bad, _) = Fake::new("bad", move |q| unwound(q, false));
+    let mut engines: Vec<Box<dyn Engine>> = vec![Box::new(good), Box::new(bad)];
+    let culprit = locate(&mut engines, "UNWIND [null, 1] AS u RETURN u AS a0", (rows(2), rows(1)), Symptom::RowCount)
+        .expect("found");
+    assert_eq!((culprit.text.as_str(), culprit.kind.as_str()), ("[null, 1]", "list(Value)"));
 }
