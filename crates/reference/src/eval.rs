@@ -622,6 +622,20 @@ impl<'s> Ev<'s> {
             Expr::Variable(v) => self.lookup(v, row),
             Expr::Property(a, k) => self.property(self.expr(a, row)?, k),
             Expr::Binary(op @ (BinOp::And | BinOp::Or), a, b) => self.logical(*op, a, b, row),
+            // Ids are each engine's own, but two compared for (in)equality
+            // only tell whether the entities are one (Kuzu's uniqueness
+            // guards, `id(r0) <> id(r1)`).
+            Expr::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b) if id_of(a).is_some() && id_of(b).is_some() => {
+                let entity = |e: &Expr| id_of(e).map_or(Ok(V::Null), |x| self.expr(x, row));
+                match (entity(a)?, entity(b)?) {
+                    (V::Null, _) | (_, V::Null) => Ok(V::Null),
+                    (V::Node(x), V::Node(y)) | (V::Rel(x), V::Rel(y)) => Ok(V::Bool((x == y) == (*op == BinOp::Eq))),
+                    (V::Node(_), V::Rel(_)) | (V::Rel(_), V::Node(_)) => {
+                        Err(Failure::unsupported("ids of a node and a relationship compared"))
+                    }
+                    _ => Err(Failure::runtime("id() of a value that is not a node or relationship")),
+                }
+            }
             Expr::Binary(op, a, b) => binary(*op, self.expr(a, row)?, self.expr(b, row)?),
             Expr::Not(a) => not(self.expr(a, row)?),
             Expr::Negate(a) => negate(self.expr(a, row)?),
@@ -1022,4 +1036,12 @@ fn slice(l: V, a: Option<V>, b: Option<V>) -> Result<V, Failure> {
     };
     let (Some(from), Some(to)) = (bound(a, 0)?, bound(b, n)?) else { return Ok(V::Null) };
     Ok(V::List(if from < to { items[from as usize..to as usize].to_vec() } else { Vec::new() }))
+}
+
+/// The argument of `id(x)`.
+fn id_of(e: &Expr) -> Option<&Expr> {
+    match e {
+        Expr::Function(name, args) if name == "id" => args.first().filter(|_| args.len() == 1),
+        _ => None,
+    }
 }

@@ -283,3 +283,13 @@ fn text_beyond_ascii_is_answered_only_where_readings_agree() {
     assert_eq!(answer("RETURN size('naïve') AS n"), Err(FailureKind::Unsupported));
     assert_eq!(answer("RETURN left('日本語', 1) AS l"), Err(FailureKind::Unsupported));
 }
+
+/// Ids are each engine's own, so a returned id is left open; two compared
+/// for (in)equality only say whether the entities are one.
+#[test]
+fn ids_are_answered_only_when_compared_with_each_other() {
+    let pairs = "MATCH ()-[r]->(), ()-[s]->() WHERE id(r) <> id(s) RETURN count(*) AS c";
+    assert_eq!(answer(pairs), Ok(vec![vec![Value::Int(6)]]));
+    assert_eq!(answer("MATCH (a:A), (b:A) WHERE id(a) = id(b) RETURN count(*) AS c"), Ok(vec![vec![Value::Int(2)]]));
+    assert_eq!(answer("MATCH (a:A) RETURN id(a) AS i"), Err(FailureKind::Unsupported));
+}
