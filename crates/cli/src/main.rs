@@ -255,7 +255,7 @@ fn dialect_profile(name: &str) -> Result<DialectProfile, String> {
 pub(crate) fn graph_limits(dialect: &str, language: Language) -> Result<GraphLimits> {
     Ok(match language {
         Language::Cypher => DialectProfile::built_in(dialect)?.graph,
-        Language::Gremlin => GraphLimits { max_labels_per_node: Some(1), script: None },
+        Language::Gremlin => GraphLimits { max_labels_per_node: Some(1), script: None, self_loops: None },
     })
 }
 

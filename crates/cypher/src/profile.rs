@@ -61,11 +61,14 @@ pub enum SemanticsKey {
     StringConcatNull,
     /// How `\t`, `\n` in a literal are read, where engines differ.
     StringEscapes,
+    /// SET of a key the entity's table lacks: `ignored` (Kuzu's fixed
+    /// tables); openCypher stores it.
+    SetMissingKey,
 }
 
 impl SemanticsKey {
     /// Every key, for listings and tests.
-    pub const ALL: [SemanticsKey; 12] = [
+    pub const ALL: [SemanticsKey; 13] = [
         SemanticsKey::RoundHalf,
         SemanticsKey::IntegerDivision,
         SemanticsKey::SumOfIntegers,
@@ -78,6 +81,7 @@ impl SemanticsKey {
         SemanticsKey::WithOrderByNeedsLimit,
         SemanticsKey::StringConcatNull,
         SemanticsKey::StringEscapes,
+        SemanticsKey::SetMissingKey,
     ];
 }
 
@@ -116,6 +120,9 @@ pub struct GraphLimits {
     pub max_labels_per_node: Option<usize>,
     /// The creation script the engines of this dialect read (default: Cypher).
     pub script: Option<graphlancer_model::ScriptDialect>,
+    /// `false` where the engine matches a self-loop twice in an undirected
+    /// pattern by design, so generated graphs hold none.
+    pub self_loops: Option<bool>,
 }
 
 impl GraphLimits {
@@ -123,6 +130,9 @@ impl GraphLimits {
     pub fn apply(self, config: &mut graphlancer_model::GraphConfig) {
         if self.max_labels_per_node.is_some_and(|m| m <= 1) {
             config.second_label_probability = 0.0;
+        }
+        if self.self_loops == Some(false) {
+            config.self_loops = false;
         }
     }
 
@@ -132,7 +142,11 @@ impl GraphLimits {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };
-        GraphLimits { max_labels_per_node, script: self.script.or(other.script) }
+        let self_loops = match (self.self_loops, other.self_loops) {
+            (Some(a), Some(b)) => Some(a && b),
+            (a, b) => a.or(b),
+        };
+        GraphLimits { max_labels_per_node, script: self.script.or(other.script), self_loops }
     }
 }
 

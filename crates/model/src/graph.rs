@@ -74,6 +74,10 @@ pub struct GraphConfig {
     /// Whether integers may be `i64::MAX` and `i64::MIN + 1`. Off by default:
     /// any arithmetic on them overflows, and engines disagree on overflow.
     pub extreme_integers: bool,
+    /// Whether a relationship may start and end at one node. Off where an
+    /// engine matches such a loop twice in an undirected pattern by design
+    /// (Kuzu): every such query would differ from openCypher's answer.
+    pub self_loops: bool,
 }
 
 impl Default for GraphConfig {
@@ -86,6 +90,7 @@ impl Default for GraphConfig {
             property_probability: 0.8,
             edge_value_probability: 0.25,
             extreme_integers: false,
+            self_loops: true,
         }
     }
 }
@@ -169,7 +174,14 @@ impl Graph {
                 let (t, pairs) = feasible.choose(rng).expect("feasible is not empty");
                 let (starts, ends) = pairs.choose(rng).expect("pairs are not empty");
                 let start = *starts.choose(rng).expect("start candidates are not empty");
-                let end = *ends.choose(rng).expect("end candidates are not empty");
+                let mut end = *ends.choose(rng).expect("end candidates are not empty");
+                if !config.self_loops && end == start {
+                    let others: Vec<i64> = ends.iter().copied().filter(|&e| e != start).collect();
+                    match others.choose(rng) {
+                        Some(&other) => end = other,
+                        None => continue,
+                    }
+                }
                 let def = &schema.rel_types[*t];
                 let keys: Vec<&str> = def.keys.iter().map(String::as_str).collect();
                 let properties = values.properties(&schema, &keys, config, rng);
@@ -353,6 +365,18 @@ mod tests {
             PropertyType::String => "string",
             PropertyType::Bool => "boolean",
         }
+    }
+
+    #[test]
+    fn graphs_without_self_loops_keep_their_size_and_seeded_graphs_keep_theirs() {
+        let loops = |g: &Graph| g.relationships.iter().filter(|r| r.start == r.end).count();
+        let with = generate(3, &GraphConfig { nodes: 6, relationships: 200, ..GraphConfig::default() }).expect("valid");
+        assert!(loops(&with) > 0, "a small dense graph has self-loops by default");
+        let config = GraphConfig { nodes: 6, relationships: 200, self_loops: false, ..GraphConfig::default() };
+        let without = generate(3, &config).expect("valid");
+        assert_eq!(loops(&without), 0);
+        assert!(without.relationships.len() > 150, "only loops with no other end are dropped");
+        assert_eq!(with.nodes, without.nodes, "the switch changes relationships only");
     }
 
     #[test]

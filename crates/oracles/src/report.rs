@@ -334,8 +334,21 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> ReportError + '_ {
 /// Reads a `case.json`.
 pub fn read_case(path: &Path) -> Result<Case, ReportError> {
     let text = std::fs::read_to_string(path).map_err(io(path))?;
-    let case: Case = serde_json::from_str(&text)
-        .map_err(|e| ReportError::Damaged { path: path.to_owned(), detail: e.to_string() })?;
+    let damaged = |detail: String| ReportError::Damaged { path: path.to_owned(), detail };
+    let mut json: serde_json::Value = serde_json::from_str(&text).map_err(|e| damaged(e.to_string()))?;
+    // Someone trying a variant edits `query` and drops `ast`: the text is
+    // then the query, read by the same parser `exec` uses.
+    if let Some(fields) = json.as_object_mut() {
+        let cypher = fields.get("traversal").is_none_or(serde_json::Value::is_null);
+        if cypher && fields.get("ast").is_none_or(serde_json::Value::is_null) {
+            let query = fields.get("query").and_then(serde_json::Value::as_str).unwrap_or_default();
+            let ast = graphlancer_cypher::parse::parse(query)
+                .map_err(|e| damaged(format!("no `ast`, and its `query` does not parse: {e}")))?;
+            let ast = serde_json::to_value(ast).map_err(|e| damaged(e.to_string()))?;
+            fields.insert("ast".into(), ast);
+        }
+    }
+    let case: Case = serde_json::from_value(json).map_err(|e| damaged(e.to_string()))?;
     if case.format != CASE_FORMAT {
         return Err(ReportError::Damaged {
             path: path.to_owned(),

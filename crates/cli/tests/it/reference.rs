@@ -68,6 +68,26 @@ fn the_reference_names_grafeo_wrong_where_it_differs() {
     assert!(readme.contains("the smallest part that differs: "), "{signature}: {readme}");
     let replay = graphlancer(&["replay", &folder]);
     assert_eq!(replay.status.code(), Some(0), "the reduced case still differs: {}", stderr(&replay));
+
+    // Triage edits the query text and drops the AST: replay parses the
+    // text, so the same query still differs and a variant can vanish.
+    let case_path = format!("{folder}/case.json");
+    let case: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&case_path).expect("case.json")).expect("JSON");
+    let variant = |query: &str| {
+        let mut edited = case.clone();
+        edited["query"] = query.into();
+        edited["ast"] = serde_json::Value::Null;
+        std::fs::write(&case_path, edited.to_string()).expect("write case.json");
+        graphlancer(&["replay", &folder])
+    };
+    let same = variant(case["query"].as_str().expect("query"));
+    assert_eq!(same.status.code(), Some(0), "the parsed text still differs: {}", stderr(&same));
+    let vanished = variant("RETURN 1 AS a0");
+    assert_eq!(vanished.status.code(), Some(1), "a query both answer alike: {}", stderr(&vanished));
+    let broken = variant("RETURN (");
+    assert_eq!(broken.status.code(), Some(2));
+    assert!(stderr(&broken).contains("does not parse"), "{}", stderr(&broken));
 }
 
 /// FalkorDB agrees with the reference on every query it answers at this

@@ -473,7 +473,7 @@ impl Builder<'_, '_> {
     }
 
     fn set_property_item(&mut self, target: &Var) -> Option<SetItem> {
-        let keys = self.keys_of(target);
+        let keys = self.settable_keys_of(target);
         if keys.is_empty() {
             return None;
         }
@@ -496,7 +496,7 @@ impl Builder<'_, '_> {
         let item = match choice {
             Feature::SetProperty => self.set_property_item(&target)?,
             Feature::SetMergeMap | Feature::SetReplaceMap => {
-                let keys = self.keys_of(&target);
+                let keys = self.settable_keys_of(&target);
                 let chosen: Vec<String> = keys.iter().filter(|_| self.coin(0.5)).take(2).cloned().collect();
                 let mut entries = Vec::new();
                 for k in chosen {

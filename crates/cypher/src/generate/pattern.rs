@@ -10,6 +10,7 @@ use graphlancer_model::{ID_PROPERTY, Value};
 use super::Builder;
 use crate::ast::{Direction, Expr, NodePattern, PathPattern, RelPattern};
 use crate::feature::Feature;
+use crate::profile::SemanticsKey;
 use crate::types::{Ty, Var};
 
 /// One step of a pattern drawn from the schema: a type, its label pair and
@@ -66,6 +67,22 @@ impl<'g> Builder<'g, '_> {
             }
             _ => Cow::Borrowed(&[]),
         }
+    }
+
+    /// Keys a SET may write on `var`: where an engine ignores a key the
+    /// entity's table lacks (Kuzu), only keys every table it may be in has.
+    pub(super) fn settable_keys_of(&self, var: &Var) -> Vec<String> {
+        let keys = self.keys_of(var).into_owned();
+        if !self.g.profile.records(SemanticsKey::SetMissingKey) {
+            return keys;
+        }
+        let map = if var.ty == Ty::Node { &self.g.keys.by_label } else { &self.g.keys.by_type };
+        let tables: Vec<&Vec<String>> = if var.tags.is_empty() {
+            map.values().collect()
+        } else {
+            var.tags.iter().filter_map(|t| map.get(t)).collect()
+        };
+        keys.into_iter().filter(|k| tables.iter().all(|t| t.contains(k))).collect()
     }
 
     fn step(&mut self, near: Option<&str>) -> Option<Step> {

@@ -225,3 +225,72 @@ fn frequency_feedback_favours_rare_keys() {
     let steered = count(Some(&freq));
     assert!(steered < uniform, "{hot}: {steered} with feedback, {uniform} without");
 }
+
+/// The label (or type alternatives) a variable was first written with in
+/// `text`, e.g. `(n0:L1` or `[r0:T1|T2`; empty when it has none.
+fn first_tags<'t>(text: &'t str, var: &str) -> Vec<&'t str> {
+    let open = if var.starts_with('r') { '[' } else { '(' };
+    let needle = format!("{open}{var}");
+    for (at, _) in text.match_indices(&needle) {
+        // `id(r1)` and `size(n0.k)` are calls, not patterns.
+        if text[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_') {
+            continue;
+        }
+        let rest = &text[at + needle.len()..];
+        match rest.chars().next() {
+            Some(':') => {
+                let end = rest[1..].find(|c: char| !(c.is_alphanumeric() || c == '|')).map_or(rest.len(), |e| e + 1);
+                return rest[1..end].split('|').collect();
+            }
+            Some(')' | ']' | ' ') => return Vec::new(),
+            _ => {}
+        }
+    }
+    Vec::new()
+}
+
+#[test]
+fn kuzu_sets_only_keys_every_table_of_the_entity_has() {
+    use crate::ast::SetItem;
+    let graph = generate(4, &GraphConfig::default()).expect("valid");
+    let profile = DialectProfile::built_in("kuzu").expect("profile");
+    let config = GeneratorConfig::preset(Preset::Differential);
+    let generator = Generator::new(&graph, &profile, &config);
+    let schema = &graph.schema;
+    let mut sets = 0;
+    for i in 0..600 {
+        let g = generator.generate(&mut derive_rng(13, &[3, i]));
+        for part in &g.query.parts {
+            for clause in &part.clauses {
+                let Clause::Set { items } = clause else { continue };
+                for item in items {
+                    let SetItem::Property(var, key, _) = item else { continue };
+                    sets += 1;
+                    let tags = first_tags(&g.text, var);
+                    let rel = var.starts_with('r');
+                    let tables: Vec<&Vec<String>> = if rel {
+                        schema
+                            .rel_types
+                            .iter()
+                            .filter(|t| tags.is_empty() || tags.contains(&t.name.as_str()))
+                            .map(|t| &t.keys)
+                            .collect()
+                    } else {
+                        schema
+                            .labels
+                            .iter()
+                            .filter(|l| tags.is_empty() || tags.contains(&l.name.as_str()))
+                            .map(|l| &l.keys)
+                            .collect()
+                    };
+                    assert!(
+                        tables.iter().all(|keys| keys.contains(key)),
+                        "{var}.{key} is not on every table {tags:?} of\n{}",
+                        g.text
+                    );
+                }
+            }
+        }
+    }
+    assert!(sets > 20, "only {sets} SET items in 600 queries");
+}
