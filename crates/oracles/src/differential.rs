@@ -42,11 +42,15 @@ impl Oracle for Differential {
         let verdict = judge_pairs(OracleKind::Differential, cx, case, outcomes, &pairs);
         match (verdict, truth, outcomes.first()) {
             (Verdict::Finding(mut f), Some(t), Some(answers)) => {
-                let wrong: Vec<&str> = (0..cx.names.len())
-                    .filter(|&i| i != t && !same_answer(&answers[t], &answers[i], case))
-                    .map(|i| cx.names[i].as_str())
-                    .collect();
-                f.summary = format!("{} wrong, by the reference: {}", wrong.join(" and "), f.summary);
+                let wrong: Vec<usize> =
+                    (0..cx.names.len()).filter(|&i| i != t && !same_answer(&answers[t], &answers[i], case)).collect();
+                let names: Vec<&str> = wrong.iter().map(|&i| cx.names[i].as_str()).collect();
+                // Engines wrong alike share a bug: the one thing a
+                // differential campaign without a reference cannot see.
+                let alike =
+                    wrong.len() > 1 && wrong.windows(2).all(|w| same_answer(&answers[w[0]], &answers[w[1]], case));
+                let shared = if alike { ", alike" } else { "" };
+                f.summary = format!("{} wrong{shared}, by the reference: {}", names.join(" and "), f.summary);
                 Verdict::Finding(f)
             }
             (v, ..) => v,

@@ -428,3 +428,28 @@ fn localization_descends_to_the_deepest_differing_part() {
         .expect("found");
     assert_eq!((culprit.text.as_str(), culprit.kind.as_str()), ("[null, 1]", "list(Value)"));
 }
+
+#[test]
+fn engines_wrong_alike_by_the_reference_are_named_as_sharing_the_answer() {
+    let two = || Outcome::Rows(ResultSet::new(vec!["x".into()], vec![vec![Value::Int(1)]; 2]));
+    let three = || Outcome::Rows(ResultSet::new(vec!["x".into()], vec![vec![Value::Int(1)]; 3]));
+    let summaries = |others: [Box<dyn Engine>; 2]| -> Vec<String> {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let (truth, _) = Fake::new(graphlancer_engines::reference::NAME, |_| one_row());
+        let [a, b] = others;
+        let mut c = config(dir.path(), vec![OracleKind::Differential], 3);
+        c.reduce = false;
+        let s = run(vec![Box::new(truth), a, b], c);
+        s.findings
+            .values()
+            .map(|dir| crate::report::read_case(&std::path::Path::new(dir).join("case.json")).expect("case").summary)
+            .collect()
+    };
+    let alike = summaries([Box::new(Fake::new("a", move |_| two()).0), Box::new(Fake::new("b", move |_| two()).0)]);
+    assert!(
+        !alike.is_empty() && alike.iter().all(|s| s.starts_with("a and b wrong, alike, by the reference")),
+        "{alike:?}"
+    );
+    let apart = summaries([Box::new(Fake::new("a", move |_| two()).0), Box::new(Fake::new("b", move |_| three()).0)]);
+    assert!(!apart.is_empty() && apart.iter().all(|s| s.starts_with("a and b wrong, by the reference")), "{apart:?}");
+}
