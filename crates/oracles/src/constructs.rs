@@ -18,12 +18,26 @@ pub fn constructs(query: &Query) -> String {
         out.insert(if query.union_all { "UNION ALL" } else { "UNION" }.into());
     }
     for part in &query.parts {
-        clause_constructs(&part.clauses, &mut out);
+        clause_constructs(&part.clauses, &mut out, true);
     }
     out.into_iter().collect::<Vec<_>>().join(",")
 }
 
-fn clause_constructs(clauses: &[Clause], out: &mut BTreeSet<String>) {
+/// What one clause is made of without its expressions: its kind, its
+/// modifiers and its pattern shapes, `WHERE` when it filters. Where rows
+/// first part after a clause whose expressions both engines evaluate
+/// alike, this names the clause's fault; the operators would only tell
+/// reports of one fault apart.
+pub fn clause_shape(clause: &Clause) -> String {
+    let mut out: BTreeSet<String> = BTreeSet::new();
+    clause_constructs(std::slice::from_ref(clause), &mut out, false);
+    if let Clause::Match { predicate: Some(_), .. } = clause {
+        out.insert("WHERE".into());
+    }
+    out.into_iter().collect::<Vec<_>>().join(",")
+}
+
+fn clause_constructs(clauses: &[Clause], out: &mut BTreeSet<String>, expressions: bool) {
     let mut add = |s: &str| {
         out.insert(s.to_owned());
     };
@@ -109,17 +123,19 @@ fn clause_constructs(clauses: &[Clause], out: &mut BTreeSet<String>) {
         }
     }
     for b in bodies {
-        clause_constructs(b, out);
+        clause_constructs(b, out, expressions);
     }
     for p in patterns {
-        pattern_constructs(p, out);
+        pattern_constructs(p, out, expressions);
     }
-    for e in exprs {
-        expr_constructs(e, out);
+    if expressions {
+        for e in exprs {
+            expr_constructs(e, out);
+        }
     }
 }
 
-fn pattern_constructs(p: &PathPattern, out: &mut BTreeSet<String>) {
+fn pattern_constructs(p: &PathPattern, out: &mut BTreeSet<String>, expressions: bool) {
     use graphlancer_cypher::ast::Direction;
     if p.name.is_some() {
         out.insert("pattern:named path".into());
@@ -144,8 +160,10 @@ fn pattern_constructs(p: &PathPattern, out: &mut BTreeSet<String>) {
     if !props.is_empty() {
         out.insert("pattern:properties".into());
     }
-    for e in props {
-        expr_constructs(e, out);
+    if expressions {
+        for e in props {
+            expr_constructs(e, out);
+        }
     }
 }
 
@@ -187,7 +205,7 @@ fn expr_constructs(e: &Expr, out: &mut BTreeSet<String>) {
         out.insert(name);
     });
     for p in &nested {
-        pattern_constructs(p, out);
+        pattern_constructs(p, out, true);
     }
 }
 
@@ -219,5 +237,20 @@ mod tests {
         assert_eq!(a, "OPTIONAL MATCH,RETURN,agg:count,fn:abs,op:>");
         assert_eq!(a, constructs(&query("L2", 7, "abs")), "labels and literals are data");
         assert_ne!(a, constructs(&query("L0", 1, "sign")));
+    }
+
+    #[test]
+    fn a_clause_shape_leaves_its_expressions_out() {
+        let q = graphlancer_cypher::parse::parse(
+            "MATCH (a)-[r:T0|T1 {k: abs(1)}]-(b) WHERE a.k CONTAINS '' MERGE (c {k: 1}) ON CREATE SET c.k = 2 RETURN 0",
+        )
+        .expect("parses");
+        let clauses = &q.parts[0].clauses;
+        assert_eq!(
+            clause_shape(&clauses[0]),
+            "MATCH,WHERE,pattern:properties,pattern:type alternatives,pattern:undirected"
+        );
+        assert_eq!(clause_shape(&clauses[1]), "MERGE,ON CREATE,pattern:properties");
+        assert_eq!(clause_shape(&query("L0", 1, "abs").parts[0].clauses[0]), "OPTIONAL MATCH,WHERE");
     }
 }

@@ -188,19 +188,30 @@ impl Prober<'_, '_> {
     }
 
     /// The first clause after which the engines hold different numbers of
-    /// rows, named by the constructs of the query up to it: the clause
-    /// that makes wrong rows, whatever later clauses observed them. None
-    /// when the rows part only at the final projection.
+    /// rows: the clause that makes wrong rows, whatever later clauses
+    /// observed them, named by its own shape (and a projection's grouping
+    /// keys by their kinds). None when the rows part only at the final
+    /// projection.
     fn rows(&mut self, clauses: &[Clause]) -> Result<Option<Culprit>, EngineError> {
         for end in 1..clauses.len() {
             let prefix = &clauses[..end];
             if let Probe::RowsDiffer = self.probe(prefix, Expr::lit(Value::Int(0)))? {
                 let query = returning(prefix, vec![(Expr::lit(Value::Int(0)), "x".into())]);
                 let text = graphlancer_cypher::render(&query);
-                return Ok(Some(Culprit {
-                    kind: format!("rows-after({})", crate::constructs::constructs(&query)),
-                    text,
-                }));
+                let before = &clauses[..end - 1];
+                let mut shape = crate::constructs::clause_shape(&clauses[end - 1]);
+                if let Clause::With(p) = &clauses[end - 1]
+                    && (p.distinct || p.items.iter().any(|(e, _)| e.has_aggregate()))
+                {
+                    let keys: Vec<String> = p
+                        .items
+                        .iter()
+                        .filter(|(e, _)| !e.has_aggregate())
+                        .map(|(e, _)| kind_with_operands(before, e, self.schema))
+                        .collect();
+                    shape = format!("{shape},keys:{}", keys.join(";"));
+                }
+                return Ok(Some(Culprit { kind: format!("rows-after({shape})"), text }));
             }
         }
         Ok(None)

@@ -414,7 +414,7 @@ fn localization_descends_to_the_deepest_differing_part() {
     let rows_of = rows_of.expect("found");
     assert_eq!(
         (rows_of.text.as_str(), rows_of.kind.as_str()),
-        ("UNWIND [1, 2] AS u RETURN 0 AS x", "rows-after(RETURN,UNWIND,list)")
+        ("UNWIND [1, 2] AS u RETURN 0 AS x", "rows-after(UNWIND)")
     );
 
     // Rows: UNWIND's list is probed on its own and descended into.
