@@ -398,8 +398,19 @@ pub(crate) fn reduce(dir: &Path, timeout: Duration, limits: Limits) -> Result<Ex
         }
     };
     let started = std::time::Instant::now();
-    let mut reducer =
-        Reducer { engines: &mut engines, oracle: o.as_ref(), judge: &judge, exec: &exec, limits, graph: &graph };
+    let set_keys_on_every_table = engines.iter().any(|e| {
+        graphlancer_cypher::profile::DialectProfile::built_in(e.dialect())
+            .is_ok_and(|p| p.records(graphlancer_cypher::profile::SemanticsKey::SetMissingKey))
+    });
+    let mut reducer = Reducer {
+        engines: &mut engines,
+        oracle: o.as_ref(),
+        judge: &judge,
+        exec: &exec,
+        limits,
+        set_keys_on_every_table,
+        graph: &graph,
+    };
     let reduction = reducer.reduce(&test_case, &found.signature.family())?;
     let before = (case.query.len(), case.graph.nodes.len() + case.graph.relationships.len());
     if let Some(r) = reduction.reduced {

@@ -703,6 +703,7 @@ impl Campaign {
                 judge: &judge,
                 exec: &self.config.exec,
                 limits,
+                set_keys_on_every_table: self.profile.records(graphlancer_cypher::profile::SemanticsKey::SetMissingKey),
                 graph: at.graph,
             };
             let t = Instant::now();

@@ -8,7 +8,7 @@
 //! The reduced case is replayed on a freshly loaded reduced graph before it
 //! is reported, so a report never shows a reduction that does not hold.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
 
 use graphlancer_cypher::ast::{Clause, Expr, PathPattern, Projection, Query, SingleQuery};
@@ -82,6 +82,10 @@ pub struct Reducer<'a> {
     pub exec: &'a ExecOptions,
     /// What one finding may spend.
     pub limits: Limits,
+    /// Whether a SET may only write keys every table of its entity has
+    /// (the dialect's `set_missing_key`): candidates that break it are
+    /// not tried.
+    pub set_keys_on_every_table: bool,
     /// The graph the engines hold; graph reduction loads smaller ones and
     /// loads this one again when it is done.
     pub graph: &'a Graph,
@@ -269,7 +273,7 @@ impl Reducer<'_> {
                 else {
                     continue;
                 };
-                if group.iter().any(|c| result_types(&c.query, self.judge.schema).is_err()) {
+                if !self.admissible(&group) {
                     continue;
                 }
                 if self.attempt(state, run, group)? {
@@ -396,12 +400,21 @@ impl Reducer<'_> {
 
     /// Variables renamed `n0, r0, p0, a0, ...` in order of appearance, one
     /// renaming for the whole group, kept when the finding holds.
+    /// Whether a candidate group may be tried: every query types, and
+    /// writes no key the dialect would ignore.
+    fn admissible(&self, group: &[Candidate]) -> bool {
+        group.iter().all(|c| {
+            result_types(&c.query, self.judge.schema).is_ok()
+                && (!self.set_keys_on_every_table || sets_keys_every_table_has(&c.query, self.judge.schema))
+        })
+    }
+
     fn rename(&mut self, state: &mut State, run: &mut Run<'_>) -> Result<(), EngineError> {
         if state.group[0].traversal.is_some() {
             return Ok(());
         }
         let Some(group) = renamed(&state.group) else { return Ok(()) };
-        if group == state.group || group.iter().any(|c| result_types(&c.query, self.judge.schema).is_err()) {
+        if group == state.group || !self.admissible(&group) {
             return Ok(());
         }
         run.attempts += 1;
@@ -1289,4 +1302,51 @@ mod tests {
             "MATCH (a)-[r0]->(b), (b)-[r1]->(c)-[r2]->(d) WHERE ((r0 <> r1) AND (r1 <> r2)) RETURN a AS a",
         );
     }
+}
+
+/// Whether every `SET v.k` of `query` (and of its MERGE actions) writes a
+/// key that each table `v` may be in has: where an engine ignores the
+/// others (Kuzu's fixed tables), a reduction that drops a label from `v`'s
+/// pattern would otherwise turn a real finding into that by-design
+/// difference.
+pub fn sets_keys_every_table_has(query: &Query, schema: &graphlancer_model::Schema) -> bool {
+    use graphlancer_cypher::ast::SetItem;
+    let mut tags: BTreeMap<&str, (bool, &[String])> = BTreeMap::new();
+    let mut ok = true;
+    for clause in query.parts.iter().flat_map(|p| &p.clauses) {
+        let (patterns, items): (Vec<&PathPattern>, Vec<&SetItem>) = match clause {
+            Clause::Match { patterns, .. } | Clause::Create { patterns } => (patterns.iter().collect(), Vec::new()),
+            Clause::Merge { pattern, on_create, on_match } => {
+                (vec![pattern], on_create.iter().chain(on_match).collect())
+            }
+            Clause::Set { items } => (Vec::new(), items.iter().collect()),
+            _ => (Vec::new(), Vec::new()),
+        };
+        for p in patterns {
+            for n in std::iter::once(&p.start).chain(p.hops.iter().map(|(_, n)| n)) {
+                if let Some(v) = &n.variable {
+                    tags.entry(v.as_str()).or_insert((false, n.labels.as_slice()));
+                }
+            }
+            for (r, _) in &p.hops {
+                if let Some(v) = &r.variable {
+                    tags.entry(v.as_str()).or_insert((true, r.types.as_slice()));
+                }
+            }
+        }
+        for item in items {
+            let SetItem::Property(var, key, _) = item else { continue };
+            let Some(&(rel, names)) = tags.get(var.as_str()) else { continue };
+            let has = |name: &str, keys: &[String]| {
+                (names.is_empty() || names.iter().any(|n| n == name)) && !keys.contains(key)
+            };
+            let lacking = if rel {
+                schema.rel_types.iter().any(|t| has(&t.name, &t.keys))
+            } else {
+                schema.labels.iter().any(|l| has(&l.name, &l.keys))
+            };
+            ok &= !lacking;
+        }
+    }
+    ok
 }

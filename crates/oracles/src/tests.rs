@@ -453,3 +453,27 @@ fn engines_wrong_alike_by_the_reference_are_named_as_sharing_the_answer() {
     let apart = summaries([Box::new(Fake::new("a", move |_| two()).0), Box::new(Fake::new("b", move |_| three()).0)]);
     assert!(!apart.is_empty() && apart.iter().all(|s| s.starts_with("a and b wrong, by the reference")), "{apart:?}");
 }
+
+#[test]
+fn a_set_writes_only_keys_every_table_of_its_entity_has() {
+    use graphlancer_model::{LabelDef, RelTypeDef};
+    let mut schema = graphlancer_model::Schema::generate(
+        &graphlancer_model::SchemaConfig::default(),
+        &mut graphlancer_model::derive_rng(0, &[0]),
+    );
+    schema.labels = vec![
+        LabelDef { name: "L0".into(), keys: vec!["k0".into()] },
+        LabelDef { name: "L1".into(), keys: vec!["k0".into(), "k1".into()] },
+    ];
+    schema.rel_types =
+        vec![RelTypeDef { name: "T0".into(), keys: vec!["k1".into()], endpoints: vec![("L0".into(), "L1".into())] }];
+    let holds = |text: &str| {
+        let q = graphlancer_cypher::parse::parse(text).expect("parses");
+        crate::reduce::sets_keys_every_table_has(&q, &schema)
+    };
+    assert!(holds("MATCH (n) SET n.k0 = 1 RETURN 0"), "every label has k0");
+    assert!(holds("MATCH (n:L1) SET n.k1 = 1 RETURN 0"));
+    assert!(!holds("MATCH (n) SET n.k1 = 1 RETURN 0"), "L0 has no k1");
+    assert!(!holds("MATCH (n:L0)-[r:T0]->(m) WITH n AS n SET n.k1 = 1 RETURN 0"));
+    assert!(holds("MATCH (n:L0)-[r:T0]->(m) SET r.k1 = 1 RETURN 0"));
+}
