@@ -1194,6 +1194,53 @@ pub fn shape(query: &Query) -> String {
     names.join(",")
 }
 
+/// Whether every `SET v.k` of `query` (and of its MERGE actions) writes a
+/// key that each table `v` may be in has: where an engine ignores the
+/// others (Kuzu's fixed tables), a reduction that drops a label from `v`'s
+/// pattern would otherwise turn a real finding into that by-design
+/// difference.
+pub fn sets_keys_every_table_has(query: &Query, schema: &graphlancer_model::Schema) -> bool {
+    use graphlancer_cypher::ast::SetItem;
+    let mut tags: BTreeMap<&str, (bool, &[String])> = BTreeMap::new();
+    let mut ok = true;
+    for clause in query.parts.iter().flat_map(|p| &p.clauses) {
+        let (patterns, items): (Vec<&PathPattern>, Vec<&SetItem>) = match clause {
+            Clause::Match { patterns, .. } | Clause::Create { patterns } => (patterns.iter().collect(), Vec::new()),
+            Clause::Merge { pattern, on_create, on_match } => {
+                (vec![pattern], on_create.iter().chain(on_match).collect())
+            }
+            Clause::Set { items } => (Vec::new(), items.iter().collect()),
+            _ => (Vec::new(), Vec::new()),
+        };
+        for p in patterns {
+            for n in std::iter::once(&p.start).chain(p.hops.iter().map(|(_, n)| n)) {
+                if let Some(v) = &n.variable {
+                    tags.entry(v.as_str()).or_insert((false, n.labels.as_slice()));
+                }
+            }
+            for (r, _) in &p.hops {
+                if let Some(v) = &r.variable {
+                    tags.entry(v.as_str()).or_insert((true, r.types.as_slice()));
+                }
+            }
+        }
+        for item in items {
+            let SetItem::Property(var, key, _) = item else { continue };
+            let Some(&(rel, names)) = tags.get(var.as_str()) else { continue };
+            let has = |name: &str, keys: &[String]| {
+                (names.is_empty() || names.iter().any(|n| n == name)) && !keys.contains(key)
+            };
+            let lacking = if rel {
+                schema.rel_types.iter().any(|t| has(&t.name, &t.keys))
+            } else {
+                schema.labels.iter().any(|l| has(&l.name, &l.keys))
+            };
+            ok &= !lacking;
+        }
+    }
+    ok
+}
+
 #[cfg(test)]
 mod tests {
     use graphlancer_cypher::ast::{BinOp, Direction, NodePattern, Projection, RelPattern};
@@ -1302,51 +1349,4 @@ mod tests {
             "MATCH (a)-[r0]->(b), (b)-[r1]->(c)-[r2]->(d) WHERE ((r0 <> r1) AND (r1 <> r2)) RETURN a AS a",
         );
     }
-}
-
-/// Whether every `SET v.k` of `query` (and of its MERGE actions) writes a
-/// key that each table `v` may be in has: where an engine ignores the
-/// others (Kuzu's fixed tables), a reduction that drops a label from `v`'s
-/// pattern would otherwise turn a real finding into that by-design
-/// difference.
-pub fn sets_keys_every_table_has(query: &Query, schema: &graphlancer_model::Schema) -> bool {
-    use graphlancer_cypher::ast::SetItem;
-    let mut tags: BTreeMap<&str, (bool, &[String])> = BTreeMap::new();
-    let mut ok = true;
-    for clause in query.parts.iter().flat_map(|p| &p.clauses) {
-        let (patterns, items): (Vec<&PathPattern>, Vec<&SetItem>) = match clause {
-            Clause::Match { patterns, .. } | Clause::Create { patterns } => (patterns.iter().collect(), Vec::new()),
-            Clause::Merge { pattern, on_create, on_match } => {
-                (vec![pattern], on_create.iter().chain(on_match).collect())
-            }
-            Clause::Set { items } => (Vec::new(), items.iter().collect()),
-            _ => (Vec::new(), Vec::new()),
-        };
-        for p in patterns {
-            for n in std::iter::once(&p.start).chain(p.hops.iter().map(|(_, n)| n)) {
-                if let Some(v) = &n.variable {
-                    tags.entry(v.as_str()).or_insert((false, n.labels.as_slice()));
-                }
-            }
-            for (r, _) in &p.hops {
-                if let Some(v) = &r.variable {
-                    tags.entry(v.as_str()).or_insert((true, r.types.as_slice()));
-                }
-            }
-        }
-        for item in items {
-            let SetItem::Property(var, key, _) = item else { continue };
-            let Some(&(rel, names)) = tags.get(var.as_str()) else { continue };
-            let has = |name: &str, keys: &[String]| {
-                (names.is_empty() || names.iter().any(|n| n == name)) && !keys.contains(key)
-            };
-            let lacking = if rel {
-                schema.rel_types.iter().any(|t| has(&t.name, &t.keys))
-            } else {
-                schema.labels.iter().any(|l| has(&l.name, &l.keys))
-            };
-            ok &= !lacking;
-        }
-    }
-    ok
 }
