@@ -486,6 +486,14 @@ fn infer(e: &Expr, schema: &Schema, env: &Env) -> Result<Option<Ty>, String> {
             Some(Ty::Bool)
         }
         Expr::PatternPredicate(p) => {
+            // Neo4j 5: a pattern expression may not introduce variables.
+            let named = std::iter::once(p.start.variable.as_ref())
+                .chain(p.hops.iter().flat_map(|(r, n)| [r.variable.as_ref(), n.variable.as_ref()]))
+                .chain(std::iter::once(p.name.as_ref()))
+                .flatten();
+            if let Some(v) = named.into_iter().find(|v| !env.contains_key(*v)) {
+                return Err(format!("a pattern predicate introduces '{v}'"));
+            }
             let mut inner = env.clone();
             bind_pattern(p, schema, &mut inner, false)?;
             Some(Ty::Bool)
@@ -635,6 +643,18 @@ mod tests {
     fn out_of_scope_variables_are_refused() {
         let (q, s) = with_match(Vec::new(), Expr::var("m"));
         assert!(check(&q, &s).is_err());
+    }
+
+    #[test]
+    fn a_pattern_predicate_may_not_introduce_a_variable() {
+        let s = schema();
+        let label = s.labels[0].name.clone();
+        let bound = Expr::PatternPredicate(Box::new(node("n", &label)));
+        let (q, s) = with_match(Vec::new(), bound);
+        assert_eq!(result_types(&q, &s), Ok(vec![Some(Ty::Bool)]));
+        let fresh = Expr::PatternPredicate(Box::new(node("m", &label)));
+        let (q, s) = with_match(Vec::new(), fresh);
+        assert_eq!(check(&q, &s), Err("a pattern predicate introduces 'm'".into()));
     }
 
     #[test]

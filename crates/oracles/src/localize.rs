@@ -43,8 +43,8 @@ pub enum Symptom {
 /// that reach it) differ between engines `pair.0` and `pair.1`, starting
 /// from a differing RETURN column ([`Symptom::Values`]) or from the
 /// expressions that decide rows ([`Symptom::RowCount`]); `None` when the
-/// query's shape does not allow probing (paging, `*`, several parts) or no
-/// probe differs.
+/// query's shape does not allow probing (paging, `*`) or no probe differs.
+/// A UNION is localized by its first part whose own answers differ.
 pub fn localize(
     engines: &mut [Box<dyn Engine>],
     exec: &ExecOptions,
@@ -54,6 +54,9 @@ pub fn localize(
     pair: (usize, usize),
     symptom: Symptom,
 ) -> Result<Option<Culprit>, EngineError> {
+    if query.parts.len() > 1 {
+        return localize_union(engines, exec, schema, query, pair);
+    }
     let [part] = query.parts.as_slice() else { return Ok(None) };
     let Some(Clause::Return(ret)) = part.clauses.last() else { return Ok(None) };
     if ret.star || ret.skip.is_some() || ret.limit.is_some() {
@@ -94,6 +97,39 @@ pub fn localize(
         }
     }
     prober.rows(&part.clauses)
+}
+
+/// A UNION whose parts alone show nothing (UNION's merging of rows hides
+/// or shows the difference): the first part whose own answers differ
+/// between the engines is localized as a query of its own.
+fn localize_union(
+    engines: &mut [Box<dyn Engine>],
+    exec: &ExecOptions,
+    schema: &Schema,
+    query: &Query,
+    pair: (usize, usize),
+) -> Result<Option<Culprit>, EngineError> {
+    for part in &query.parts {
+        let alone = Query { parts: vec![part.clone()], union_all: false };
+        if result_types(&alone, schema).is_err() {
+            continue;
+        }
+        let q = CaseQuery::new("part", alone.clone(), None);
+        let exec_part = ExecOptions { language: q.language(), ..*exec };
+        let mut answer =
+            |i: usize| engines[i].execute_generated(&q.text_for(engines[i].as_ref()), q.cypher_ast(), &exec_part);
+        let (a, b) = (answer(pair.0)?, answer(pair.1)?);
+        let (Outcome::Rows(x), Outcome::Rows(y)) = (&a, &b) else { continue };
+        let symptom = if x.rows.len() != y.rows.len() {
+            Symptom::RowCount
+        } else if matches!(compare(x, y, &RowOrder::Bag, Tolerance::default()), Comparison::Differ(_)) {
+            Symptom::Values
+        } else {
+            continue;
+        };
+        return localize(engines, exec, schema, &alone, (&a, &b), pair, symptom);
+    }
+    Ok(None)
 }
 
 /// What a descent found.

@@ -260,9 +260,18 @@ impl Reducer<'_> {
         if state.group[0].traversal.is_some() {
             return self.steps(state, run);
         }
-        let coarse_edit = |e: &Edit| {
-            matches!(e, Edit::Part(_) | Edit::Prefix(_) | Edit::Clause(_, ClauseEdit::Remove | ClauseEdit::Pattern(_)))
-        };
+        fn coarse_edit(e: &Edit) -> bool {
+            match e {
+                Edit::InPart(_, inner) => coarse_edit(inner),
+                _ => matches!(
+                    e,
+                    Edit::Part(_)
+                        | Edit::UnionColumn(_)
+                        | Edit::Prefix(_)
+                        | Edit::Clause(_, ClauseEdit::Remove | ClauseEdit::Pattern(_))
+                ),
+            }
+        }
         'improve: loop {
             for edit in edits(&state.group[0], run.guards).into_iter().filter(|e| !coarse || coarse_edit(e)) {
                 if run.spent() {
@@ -521,6 +530,12 @@ fn keep_labels(g: &mut Graph, all: &[(i64, String)], keep: &BTreeSet<(i64, Strin
 enum Edit {
     /// Keep only this UNION part.
     Part(usize),
+    /// An edit of this UNION part as if it stood alone, the other parts
+    /// kept: a difference that needs UNION's merging of rows needs every part.
+    InPart(usize, Box<Edit>),
+    /// This column removed from the RETURN of every UNION part at once:
+    /// the parts must keep returning the same columns.
+    UnionColumn(usize),
     /// The clauses before this index removed, together: a row source and
     /// what aggregates it often go only together.
     Prefix(usize),
@@ -576,7 +591,19 @@ enum ClauseEdit {
 fn edits(c: &Candidate, guards: bool) -> Vec<Edit> {
     let q = &c.query;
     if q.parts.len() > 1 {
-        return (0..q.parts.len()).map(Edit::Part).collect();
+        let mut out: Vec<Edit> = (0..q.parts.len()).map(Edit::Part).collect();
+        if let Some(Clause::Return(r)) = q.parts[0].clauses.last() {
+            out.extend((0..r.items.len()).map(Edit::UnionColumn));
+        }
+        for (i, part) in q.parts.iter().enumerate() {
+            let alone = Candidate {
+                query: Query { parts: vec![part.clone()], union_all: false },
+                order_columns: None,
+                traversal: None,
+            };
+            out.extend(edits(&alone, guards).into_iter().map(|e| Edit::InPart(i, Box::new(e))));
+        }
+        return out;
     }
     let Some(part) = q.parts.first() else { return Vec::new() };
     let n = part.clauses.len();
@@ -809,6 +836,41 @@ fn apply(source: &Candidate, target: &Candidate, edit: &Edit) -> Option<Candidat
             traversal: None,
         });
     }
+    if let Edit::UnionColumn(j) = edit {
+        let mut parts = s.parts.clone();
+        for part in &mut parts {
+            match part.clauses.last_mut() {
+                Some(Clause::Return(r)) if r.items.len() > 1 && *j < r.items.len() => {
+                    r.items.remove(*j);
+                }
+                _ => return None,
+            }
+        }
+        return (s == t).then(|| Candidate {
+            query: Query { parts, union_all: s.union_all },
+            order_columns: None,
+            traversal: None,
+        });
+    }
+    if let Edit::InPart(i, inner) = edit {
+        if s != t {
+            return None;
+        }
+        let alone = Candidate {
+            query: Query { parts: vec![s.parts.get(*i)?.clone()], union_all: false },
+            order_columns: None,
+            traversal: None,
+        };
+        let edited = apply(&alone, &alone, inner)?;
+        let [part] = <[SingleQuery; 1]>::try_from(edited.query.parts).ok()?;
+        let mut parts = s.parts.clone();
+        parts[*i] = part;
+        return Some(Candidate {
+            query: Query { parts, union_all: s.union_all },
+            order_columns: target.order_columns.clone(),
+            traversal: None,
+        });
+    }
     let ([sp], [tp]) = (s.parts.as_slice(), t.parts.as_slice()) else { return None };
     let (sc, tc) = (&sp.clauses, &tp.clauses);
     // Where the target inserted a clause, if it did.
@@ -823,7 +885,7 @@ fn apply(source: &Candidate, target: &Candidate, edit: &Edit) -> Option<Candidat
     };
     let mut clauses = tc.clone();
     match edit {
-        Edit::Part(_) => unreachable!("handled above"),
+        Edit::Part(_) | Edit::InPart(..) | Edit::UnionColumn(_) => unreachable!("handled above"),
         Edit::Prefix(i) => {
             if inserted.is_some_and(|k| k < *i) || tc.get(..*i)? != sc.get(..*i)? {
                 return None;
@@ -1333,6 +1395,39 @@ mod tests {
             "MATCH (a:L0) WITH count(*) AS c MERGE (a:L0) ON MATCH SET a.k1 = 1 RETURN a AS a"
         );
         assert!(all.contains(&Edit::Clause(2, ClauseEdit::SetItem(1))));
+    }
+
+    #[test]
+    fn a_union_is_edited_inside_each_part_and_column_by_column() {
+        let part = |label: &str| {
+            let pattern = PathPattern {
+                name: None,
+                start: NodePattern { variable: Some("a".into()), labels: vec![label.into()], properties: Vec::new() },
+                hops: Vec::new(),
+            };
+            SingleQuery {
+                clauses: vec![
+                    Clause::Match { optional: false, patterns: vec![pattern], guard: None, predicate: None },
+                    Clause::Return(Projection::of(vec![
+                        (Expr::var("a"), "a".into()),
+                        (Expr::Literal(Value::Int(1)), "b".into()),
+                    ])),
+                ],
+            }
+        };
+        let c = Candidate {
+            query: Query { parts: vec![part("L0"), part("L1")], union_all: false },
+            order_columns: None,
+            traversal: None,
+        };
+        let all = edits(&c, false);
+        let text = |e: &Edit| guard_text(&apply(&c, &c, e).expect("applies"));
+        assert_eq!(text(&Edit::Part(1)), "MATCH (a:L1) RETURN a AS a, 1 AS b");
+        assert!(all.contains(&Edit::UnionColumn(1)));
+        assert_eq!(text(&Edit::UnionColumn(1)), "MATCH (a:L0) RETURN a AS a UNION MATCH (a:L1) RETURN a AS a");
+        let unlabel = Edit::InPart(1, Box::new(Edit::Clause(0, ClauseEdit::Label { part: 0, node: 0, label: 0 })));
+        assert!(all.contains(&unlabel));
+        assert_eq!(text(&unlabel), "MATCH (a:L0) RETURN a AS a, 1 AS b UNION MATCH (a) RETURN a AS a, 1 AS b");
     }
 
     #[test]

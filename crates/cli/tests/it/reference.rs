@@ -88,6 +88,23 @@ fn the_reference_names_grafeo_wrong_where_it_differs() {
     let broken = variant("RETURN (");
     assert_eq!(broken.status.code(), Some(2));
     assert!(stderr(&broken).contains("does not parse"), "{}", stderr(&broken));
+
+    // A difference only UNION's merging of rows shows (Grafeo reads the
+    // missing `k0` in a list literal as 0, which the first part returns
+    // too) needs both parts: reduction edits inside each part and drops a
+    // column from all of them, and localization names the list literal.
+    let mut union = case.clone();
+    union["query"] = "RETURN 0 AS a0, 1 AS b UNION MATCH (n0) RETURN last([0, n0.k0]) AS a0, 1 AS b".into();
+    union["ast"] = serde_json::Value::Null;
+    union["graph"] = case["original_graph"].clone();
+    std::fs::write(&case_path, union.to_string()).expect("write case.json");
+    let reduced = graphlancer(&["reduce", &folder]);
+    assert_eq!(reduced.status.code(), Some(0), "{}", stderr(&reduced));
+    let after: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&case_path).expect("case.json")).expect("JSON");
+    assert_eq!(after["query"], "RETURN 0 AS a0 UNION MATCH (n0) RETURN last([0, n0.k0]) AS a0");
+    assert!(after["signature"].to_string().contains("list(Value)"), "{}", after["signature"]);
+    assert_eq!(graphlancer(&["replay", &folder]).status.code(), Some(0));
 }
 
 /// FalkorDB agrees with the reference on every query it answers at this
