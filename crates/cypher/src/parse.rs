@@ -37,6 +37,10 @@ fn outside<T>(what: impl Into<String>) -> Lowered<T> {
 /// [`ParseError::Outside`] where the AST cannot hold it (parameters,
 /// procedures, quantified path patterns and the rest).
 pub fn parse(text: &str) -> Result<Query, ParseError> {
+    // The grammar we parse with has no `CALL { … }`: each subquery is parsed
+    // on its own and stands in the text as a call of a placeholder procedure.
+    let (text, subqueries) = lift_subqueries(text)?;
+    let text = text.as_str();
     let parsed = open_cypher::parse(text).map_err(|e| ParseError::Syntax(e.render(text).trim().to_owned()))?;
     let [statement] = parsed.program.statements.as_slice() else {
         return outside("more than one statement");
@@ -45,7 +49,86 @@ pub fn parse(text: &str) -> Result<Query, ParseError> {
     if q.mode.is_some() {
         return outside("EXPLAIN or PROFILE");
     }
-    Lower { text }.query(&q.query)
+    Lower { text, subqueries }.query(&q.query)
+}
+
+/// The name of the placeholder procedure standing for subquery `i`.
+const SUBQUERY: &str = "graphlancer_subquery_";
+
+/// `text` with every `CALL { … }` (outside strings and quoted names)
+/// replaced by `CALL graphlancer_subquery_<i>()`, and the subqueries,
+/// parsed, in order.
+fn lift_subqueries(text: &str) -> Result<(String, Vec<Query>), ParseError> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    let mut subqueries = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if matches!(c, '\'' | '"' | '`') {
+            let end = quoted_end(&chars, i);
+            out.extend(&chars[i..end]);
+            i = end;
+            continue;
+        }
+        let word_start = i == 0 || !(chars[i - 1].is_alphanumeric() || chars[i - 1] == '_');
+        let is_call = word_start
+            && chars.get(i..i + 4).is_some_and(|w| w.iter().collect::<String>().eq_ignore_ascii_case("call"))
+            && chars.get(i + 4).is_none_or(|c| !(c.is_alphanumeric() || *c == '_'));
+        let open = (i + 4..chars.len()).find(|&k| !chars[k].is_whitespace());
+        if let (true, Some(open)) = (is_call, open)
+            && chars[open] == '{'
+        {
+            let close = closing_brace(&chars, open)
+                .ok_or_else(|| ParseError::Syntax("a `CALL {` without its closing `}`".into()))?;
+            let body: String = chars[open + 1..close].iter().collect();
+            out.push_str(&format!("CALL {SUBQUERY}{}()", subqueries.len()));
+            subqueries.push(parse(&body)?);
+            i = close + 1;
+            continue;
+        }
+        out.push(c);
+        i += 1;
+    }
+    Ok((out, subqueries))
+}
+
+/// The index after the quoted string or name opening at `start`.
+fn quoted_end(chars: &[char], start: usize) -> usize {
+    let quote = chars[start];
+    let mut k = start + 1;
+    while k < chars.len() {
+        match chars[k] {
+            '\\' if quote != '`' => k += 2,
+            c if c == quote => return k + 1,
+            _ => k += 1,
+        }
+    }
+    chars.len()
+}
+
+/// The index of the `}` that closes the `{` at `open`.
+fn closing_brace(chars: &[char], open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut k = open;
+    while k < chars.len() {
+        match chars[k] {
+            '\'' | '"' | '`' => {
+                k = quoted_end(chars, k);
+                continue;
+            }
+            '{' => depth += 1,
+            '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(k);
+                }
+            }
+            _ => {}
+        }
+        k += 1;
+    }
+    None
 }
 
 /// The one operator a label expression may join names with: `&` (or `:`)
@@ -58,6 +141,8 @@ enum Join {
 
 struct Lower<'a> {
     text: &'a str,
+    /// The subqueries `lift_subqueries` took out of the text.
+    subqueries: Vec<Query>,
 }
 
 /// Names of the functions and aggregates the AST knows, as written in it;
@@ -180,13 +265,24 @@ impl Lower<'_> {
     }
 
     fn call(&self, call: &oc::CallClause) -> Lowered<Clause> {
-        let oc::CallTarget::Subquery { scope, query, in_transactions } = &call.target else {
-            return outside("a procedure call");
+        let lowered = match &call.target {
+            oc::CallTarget::Procedure { name: n, arguments }
+                if !call.optional && call.yield_clause.is_none() && arguments.as_ref().is_some_and(Vec::is_empty) =>
+            {
+                let [part] = n.parts.as_slice() else { return outside("a procedure call") };
+                let Some(i) = name(part).strip_prefix(SUBQUERY).and_then(|i| i.parse::<usize>().ok()) else {
+                    return outside("a procedure call");
+                };
+                self.subqueries.get(i).cloned().ok_or_else(|| ParseError::Outside("a procedure call".into()))?
+            }
+            oc::CallTarget::Subquery { scope, query, in_transactions } => {
+                if call.optional || scope.is_some() || in_transactions.is_some() || call.yield_clause.is_some() {
+                    return outside("OPTIONAL CALL, a scoped CALL, or CALL IN TRANSACTIONS");
+                }
+                self.query(query)?
+            }
+            _ => return outside("a procedure call"),
         };
-        if call.optional || scope.is_some() || in_transactions.is_some() || call.yield_clause.is_some() {
-            return outside("OPTIONAL CALL, a scoped CALL, or CALL IN TRANSACTIONS");
-        }
-        let lowered = self.query(query)?;
         if lowered.parts.len() > 1 && !lowered.union_all {
             return outside("UNION (without ALL) inside CALL");
         }
@@ -700,6 +796,22 @@ mod tests {
         assert_eq!(parse(&render(&q)).expect("a value"), q);
         let Clause::With(w) = &q.parts[0].clauses[1] else { panic!("{q:?}") };
         assert_eq!((w.skip, w.limit, w.order_by.len()), (Some(1), Some(2), 1));
+    }
+
+    #[test]
+    fn call_subqueries_parse_though_the_grammar_lacks_them() {
+        let text = "UNWIND [1] AS y CALL { WITH y CALL { RETURN 5 AS z } RETURN y + z AS x \
+                    UNION ALL WITH y RETURN 0 AS x } RETURN x AS x, '} CALL {' AS s";
+        let q = parse(text).expect("a value");
+        let Clause::Call { imports, body, union_all } = &q.parts[0].clauses[1] else { panic!("{q:?}") };
+        assert_eq!(imports, &["y".to_owned()]);
+        assert!(matches!(body.clauses[0], Clause::Call { .. }), "{body:?}");
+        assert_eq!(union_all.len(), 1);
+        assert_eq!(parse(&render(&q)).expect("a value"), q);
+        let Clause::Return(r) = &q.parts[0].clauses[2] else { panic!("{q:?}") };
+        assert_eq!(r.items[1].0, Expr::lit(Value::String("} CALL {".into())), "a string keeps its braces");
+        assert!(matches!(parse("CALL { RETURN 1 AS x"), Err(ParseError::Syntax(_))));
+        assert!(matches!(parse("CALL graphlancer_subquery_0()"), Err(ParseError::Outside(_))), "no such subquery");
     }
 
     #[test]
