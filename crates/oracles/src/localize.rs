@@ -13,6 +13,7 @@
 
 use graphlancer_cypher::ast::{Clause, Expr, Projection, Query, SingleQuery};
 use graphlancer_cypher::check::result_types;
+use graphlancer_cypher::types::Ty;
 use graphlancer_engines::{Engine, EngineError, ExecOptions, Outcome};
 use graphlancer_model::{Comparison, ResultSet, RowOrder, Schema, Tolerance, Value, compare};
 
@@ -226,31 +227,78 @@ impl Prober<'_, '_> {
     /// The first clause after which the engines hold different numbers of
     /// rows: the clause that makes wrong rows, whatever later clauses
     /// observed them, named by its own shape (and a projection's grouping
-    /// keys by their kinds). None when the rows part only at the final
-    /// projection.
+    /// keys by their kinds). Where the final RETURN groups by entities,
+    /// rows that bind one entity on one engine and several alike on the
+    /// other count too (the same number of rows makes different groups).
+    /// When the rows part only at a grouping or DISTINCT final RETURN, that
+    /// RETURN is named; otherwise none.
     fn rows(&mut self, clauses: &[Clause]) -> Result<Option<Culprit>, EngineError> {
+        // Nodes and relationships only: a path's distinctness is a value's,
+        // which a wrong DISTINCT of paths gets wrong itself.
+        let types = result_types(
+            &Query { parts: vec![SingleQuery { clauses: clauses.to_vec() }], union_all: false },
+            self.schema,
+        )
+        .unwrap_or_default();
+        let entity_keys: Vec<Expr> = match clauses.last() {
+            Some(Clause::Return(r)) if grouping(r) => r
+                .items
+                .iter()
+                .zip(types.iter().chain(std::iter::repeat(&None)))
+                .filter(|((e, _), t)| matches!(e, Expr::Variable(_)) && matches!(t, Some(Ty::Node | Ty::Rel)))
+                .map(|((e, _), _)| Expr::Aggregate {
+                    name: "count".into(),
+                    distinct: true,
+                    arg: Some(Box::new(e.clone())),
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
         for end in 1..clauses.len() {
             let prefix = &clauses[..end];
-            if let Probe::RowsDiffer = self.probe(prefix, Expr::lit(Value::Int(0)))? {
-                let query = returning(prefix, vec![(Expr::lit(Value::Int(0)), "x".into())]);
-                let text = graphlancer_cypher::render(&query);
-                let before = &clauses[..end - 1];
-                let mut shape = crate::constructs::clause_shape(&clauses[end - 1]);
-                if let Clause::With(p) = &clauses[end - 1]
-                    && (p.distinct || p.items.iter().any(|(e, _)| e.has_aggregate()))
-                {
-                    let keys: Vec<String> = p
-                        .items
-                        .iter()
-                        .filter(|(e, _)| !e.has_aggregate())
-                        .map(|(e, _)| kind_with_operands(before, e, self.schema))
-                        .collect();
-                    shape = format!("{shape},keys:{}", keys.join(";"));
+            let mut parted = matches!(self.probe(prefix, Expr::lit(Value::Int(0)))?, Probe::RowsDiffer);
+            for key in &entity_keys {
+                if parted {
+                    break;
                 }
-                return Ok(Some(Culprit { kind: format!("rows-after({shape})"), text }));
+                parted = matches!(self.probe(prefix, key.clone())?, Probe::Differs);
+            }
+            if parted {
+                let query = returning(prefix, vec![(Expr::lit(Value::Int(0)), "x".into())]);
+                return Ok(Some(Culprit {
+                    kind: format!("rows-after({})", self.shape(&clauses[..end - 1], &clauses[end - 1])),
+                    text: graphlancer_cypher::render(&query),
+                }));
             }
         }
-        Ok(None)
+        match clauses.split_last() {
+            Some((last @ Clause::Return(r), before)) if grouping(r) => {
+                let query = Query { parts: vec![SingleQuery { clauses: clauses.to_vec() }], union_all: false };
+                Ok(Some(Culprit {
+                    kind: format!("rows-after({})", self.shape(before, last)),
+                    text: graphlancer_cypher::render(&query),
+                }))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// A clause's shape, and a grouping or DISTINCT projection's keys by
+    /// their kinds.
+    fn shape(&self, before: &[Clause], clause: &Clause) -> String {
+        let shape = crate::constructs::clause_shape(clause);
+        match clause {
+            Clause::With(p) | Clause::Return(p) if grouping(p) => {
+                let keys: Vec<String> = p
+                    .items
+                    .iter()
+                    .filter(|(e, _)| !e.has_aggregate())
+                    .map(|(e, _)| kind_with_operands(before, e, self.schema))
+                    .collect();
+                format!("{shape},keys:{}", keys.join(";"))
+            }
+            _ => shape,
+        }
     }
 
     /// From `start`, whose values differ after `prefix`, down to the
@@ -283,10 +331,22 @@ impl Prober<'_, '_> {
             }
             break;
         }
+        // An aggregate none of whose operands differs (`count(*)`) counts
+        // rows: where those differ, the rows are wrong, not the aggregate.
+        if matches!(culprit, Expr::Aggregate { .. })
+            && let Probe::RowsDiffer = self.probe(&prefix, Expr::lit(Value::Int(0)))?
+        {
+            return Ok(Found::Rows);
+        }
         let mut text = String::new();
         graphlancer_cypher::render::expr(&mut text, &culprit);
         Ok(Found::Culprit(Culprit { kind: kind_with_operands(&prefix, &culprit, self.schema), text }))
     }
+}
+
+/// Whether a projection merges rows: DISTINCT, or aggregates.
+fn grouping(p: &Projection) -> bool {
+    p.distinct || p.items.iter().any(|(e, _)| e.has_aggregate())
 }
 
 /// For a variable, the expression the last WITH of `prefix` that projects
@@ -300,7 +360,14 @@ fn computed_by(prefix: &[Clause], culprit: &Expr) -> Option<(Vec<Clause>, Expr)>
     let (e, _) = proj.items.iter().find(|(_, alias)| alias == name)?;
     let grouped = e.has_aggregate() && proj.items.iter().any(|(other, _)| !other.has_aggregate());
     let reshaped = proj.distinct || proj.skip.is_some() || proj.limit.is_some() || proj.predicate.is_some();
-    (!grouped && !reshaped && !matches!(e, Expr::Variable(_))).then(|| (prefix[..at].to_vec(), e.clone()))
+    if grouped || reshaped {
+        return None;
+    }
+    match e {
+        // A variable passed on under another name: where it was computed.
+        Expr::Variable(_) => computed_by(&prefix[..at], e),
+        _ => Some((prefix[..at].to_vec(), e.clone())),
+    }
 }
 
 /// `prefix` followed by `RETURN items`.

@@ -194,6 +194,18 @@ impl Reducer<'_> {
             }
         }
         if state.best.is_none() {
+            // Nothing smaller shows the finding: the case is its own
+            // fixpoint, and a difference between a pair of engines is still
+            // localized, or it would keep its observer's signature.
+            let paired = matches!(
+                self.oracle.kind(),
+                crate::oracle::OracleKind::Differential | crate::oracle::OracleKind::Settings
+            );
+            if paired && !run.spent() {
+                self.load(&state.graph)?;
+                state.best = self.trial(run, queries_of(run.case, &state.group))?;
+                self.localize(state)?;
+            }
             return Ok(true);
         }
         self.rename(state, run)?;
@@ -224,7 +236,10 @@ impl Reducer<'_> {
         let Some((case, outcomes, finding)) = state.best.as_mut() else { return Ok(()) };
         let symptom = match &finding.signature.fault {
             Fault::Values { .. } => Symptom::Values,
-            Fault::RowCount => Symptom::RowCount,
+            // One engine's row of nulls against the other's no row is a
+            // difference of rows too, and the clause that made it names
+            // it better than the aggregate that showed it.
+            Fault::RowCount | Fault::NullForNothing => Symptom::RowCount,
             _ => return Ok(()),
         };
         if !paired {
@@ -846,7 +861,7 @@ fn apply(source: &Candidate, target: &Candidate, edit: &Edit) -> Option<Candidat
                 _ => return None,
             }
         }
-        return (s == t).then(|| Candidate {
+        return (s == t).then_some(Candidate {
             query: Query { parts, union_all: s.union_all },
             order_columns: None,
             traversal: None,

@@ -429,6 +429,66 @@ fn localization_descends_to_the_deepest_differing_part() {
     assert_eq!((culprit.text.as_str(), culprit.kind.as_str()), ("[null, 1]", "list(Value)"));
 }
 
+/// Rows that differ only where a grouping RETURN makes them: `count(*)`
+/// names the clause whose rows differ; entities bound alike on both sides
+/// but one entity on one engine and two on the other part the groups at the
+/// clause that bound them; and a RETURN that alone parts them is named.
+#[test]
+fn localization_names_the_clause_behind_rows_a_grouping_return_parts() {
+    let rows = |n: usize| Outcome::Rows(ResultSet::new(vec!["x".into()], vec![vec![Value::Int(1)]; n]));
+    let one = |v: i64| Outcome::Rows(ResultSet::new(vec!["x".into()], vec![vec![Value::Int(v)]]));
+    let schema = graphlancer_model::Schema::generate(
+        &graphlancer_model::SchemaConfig::default(),
+        &mut graphlancer_model::derive_rng(0, &[0]),
+    );
+    use crate::localize::{Symptom, localize};
+    let locate = |good: Fake, bad: Fake, text: &str, answers: (Outcome, Outcome), symptom| -> Option<String> {
+        let mut engines: Vec<Box<dyn Engine>> = vec![Box::new(good), Box::new(bad)];
+        let query = graphlancer_cypher::parse::parse(text).expect("parses");
+        localize(&mut engines, &ExecOptions::default(), &schema, &query, (&answers.0, &answers.1), (0, 1), symptom)
+            .expect("engines answer")
+            .map(|c| c.kind)
+    };
+    // count(*) has no operand to descend into: the rows it counts differ.
+    let counted = |right: bool| {
+        Fake::new(if right { "good" } else { "bad" }, move |q| {
+            let n = if right { 2 } else { 1 };
+            if q.contains("count(") { one(n as i64) } else { rows(n) }
+        })
+        .0
+    };
+    let kind = locate(
+        counted(true),
+        counted(false),
+        "UNWIND [1, 2] AS u RETURN count(*) AS a0",
+        (one(2), one(1)),
+        Symptom::Values,
+    );
+    assert_eq!(kind.as_deref(), Some("rows-after(UNWIND)"));
+
+    // As many rows on both, but two distinct nodes against one.
+    let bound = |right: bool| {
+        Fake::new(if right { "good" } else { "bad" }, move |q| {
+            if q.contains("count(DISTINCT") { one(if right { 2 } else { 1 }) } else { rows(2) }
+        })
+        .0
+    };
+    let kind = locate(
+        bound(true),
+        bound(false),
+        "MATCH (n0) RETURN n0 AS n0, count(*) AS a0",
+        (rows(2), rows(1)),
+        Symptom::RowCount,
+    );
+    assert_eq!(kind.as_deref(), Some("rows-after(MATCH)"));
+
+    // Every clause before it agrees: the DISTINCT RETURN is named, with its key's kind.
+    let same = || Fake::new("same", move |_| rows(2)).0;
+    let kind =
+        locate(same(), same(), "UNWIND [1, 2] AS u RETURN DISTINCT u AS a0", (rows(2), rows(1)), Symptom::RowCount);
+    assert_eq!(kind.as_deref(), Some("rows-after(DISTINCT,RETURN,keys:var:Int)"));
+}
+
 #[test]
 fn engines_wrong_alike_by_the_reference_are_named_as_sharing_the_answer() {
     let two = || Outcome::Rows(ResultSet::new(vec!["x".into()], vec![vec![Value::Int(1)]; 2]));
