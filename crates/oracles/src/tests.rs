@@ -432,7 +432,8 @@ fn localization_descends_to_the_deepest_differing_part() {
 /// Rows that differ only where a grouping RETURN makes them: `count(*)`
 /// names the clause whose rows differ; entities bound alike on both sides
 /// but one entity on one engine and two on the other part the groups at the
-/// clause that bound them; and a RETURN that alone parts them is named.
+/// clause that bound them; a read after a write names the write or the
+/// read; and a RETURN that alone parts them is named.
 #[test]
 fn localization_names_the_clause_behind_rows_a_grouping_return_parts() {
     let rows = |n: usize| Outcome::Rows(ResultSet::new(vec!["x".into()], vec![vec![Value::Int(1)]; n]));
@@ -481,6 +482,26 @@ fn localization_names_the_clause_behind_rows_a_grouping_return_parts() {
         Symptom::RowCount,
     );
     assert_eq!(kind.as_deref(), Some("rows-after(MATCH)"));
+
+    // A read after a write: the write that left different graphs is named;
+    // where the graphs agree, the read that missed the write is, by its kind.
+    let after_write = |right: bool, graphs_differ: bool| {
+        Fake::new(if right { "good" } else { "bad" }, move |q| {
+            if q.contains("gl_x") || q.contains("gl_y") {
+                one(if right || !graphs_differ { 2 } else { 1 })
+            } else if q.contains("MATCH (n1)") {
+                rows(if right { 2 } else { 1 })
+            } else {
+                rows(1)
+            }
+        })
+        .0
+    };
+    let text = "CREATE (n0:L0) WITH 0 AS a0 MATCH (n1) RETURN 0 AS a1";
+    let kind = locate(after_write(true, true), after_write(false, true), text, (rows(2), rows(1)), Symptom::RowCount);
+    assert_eq!(kind.as_deref(), Some("rows-after(CREATE)"));
+    let kind = locate(after_write(true, false), after_write(false, false), text, (rows(2), rows(1)), Symptom::RowCount);
+    assert_eq!(kind.as_deref(), Some("rows-after(MATCH,after writes)"));
 
     // Every clause before it agrees: the DISTINCT RETURN is named, with its key's kind.
     let same = || Fake::new("same", move |_| rows(2)).0;
