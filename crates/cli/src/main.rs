@@ -287,13 +287,42 @@ pub(crate) fn parse_duration(s: &str) -> Result<Duration, String> {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match run(cli) {
+    // Campaigns and reductions stop at the next query on SIGINT or SIGTERM,
+    // write what they have and stop their servers; a second signal ends the
+    // process at once. Other commands keep the default (their servers and
+    // hosts die with the process all the same).
+    if matches!(cli.command, Command::Run(_) | Command::Reduce { .. })
+        && let Err(e) = stop_on_signals()
+    {
+        eprintln!("graphlancer: cannot handle SIGINT and SIGTERM: {e}");
+        return ExitCode::from(2);
+    }
+    let result = run(cli);
+    if let Some(signal) = graphlancer_oracles::interrupt::requested() {
+        eprintln!("graphlancer: stopped by {}", graphlancer_oracles::interrupt::name(signal));
+        return ExitCode::from(u8::try_from(128 + signal).unwrap_or(130));
+    }
+    match result {
         Ok(code) => code,
         Err(e) => {
             eprintln!("graphlancer: {e:#}");
             ExitCode::from(2)
         }
     }
+}
+
+/// Connects SIGINT and SIGTERM to the campaign's stop flag.
+fn stop_on_signals() -> std::io::Result<()> {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    let flag = graphlancer_oracles::interrupt::flag();
+    for signal in [SIGINT, SIGTERM] {
+        // Registered first, so it sees the flag before this signal sets it.
+        let set = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        signal_hook::flag::register_conditional_shutdown(signal, 128 + signal, set.clone())?;
+        signal_hook::flag::register(signal, set)?;
+        signal_hook::flag::register_usize(signal, flag.clone(), usize::try_from(signal).unwrap_or(15))?;
+    }
+    Ok(())
 }
 
 fn run(cli: Cli) -> Result<ExitCode> {

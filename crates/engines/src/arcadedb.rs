@@ -59,7 +59,7 @@ impl ManagedArcadeDb {
             .tempdir()
             .map_err(|e| err(format!("creating a data folder: {e}")))?;
         let log = std::fs::File::create(dir.path().join("launcher.log")).map_err(|e| err(e.to_string()))?;
-        let mut child = Command::new(&python)
+        let mut child = crate::process::owned(&mut Command::new(&python))
             .arg("-c")
             .arg(LAUNCHER)
             .arg(dir.path().join("server"))

@@ -224,7 +224,7 @@ impl HostProcess {
     /// Starts the host.
     pub fn spawn(cmd: &HostCommand) -> std::io::Result<Self> {
         let scratch = tempfile::Builder::new().prefix("graphlancer-host-").tempdir()?;
-        let mut child = Command::new(&cmd.program)
+        let mut child = crate::process::owned(&mut Command::new(&cmd.program))
             .args(&cmd.args)
             .env(SCRATCH_ENV, scratch.path())
             .stdin(Stdio::piped())

@@ -224,6 +224,9 @@ pub struct Summary {
     pub findings: BTreeMap<String, String>,
     /// Folders a killed campaign left half-written (no case.json): skipped.
     pub unfinished_reports: Vec<String>,
+    /// The signal that stopped the campaign before its budget, if one did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub interrupted: Option<String>,
 }
 
 /// What one relation (kind of test case) did in a campaign.
@@ -377,9 +380,12 @@ impl Campaign {
             Budget::Time(t) => Some(started + t),
             Budget::Queries(_) => None,
         };
-        let done = |s: &Summary| match budget {
-            Budget::Queries(n) => s.queries >= n,
-            Budget::Time(t) => started.elapsed() >= t,
+        let done = |s: &Summary| {
+            crate::interrupt::requested().is_some()
+                || match budget {
+                    Budget::Queries(n) => s.queries >= n,
+                    Budget::Time(t) => started.elapsed() >= t,
+                }
         };
         // Owned copies: the generator borrows them while the engines are borrowed mutably.
         let (profile, generator_config) = (self.profile.clone(), self.config.generator.clone());
@@ -584,6 +590,7 @@ impl Campaign {
             s.features_enabled = enabled.len();
             s.features_used = enabled.iter().filter(|f| used.contains(f)).count();
         }
+        s.interrupted = crate::interrupt::requested().map(crate::interrupt::name);
         self.write_summary(&s)?;
         Ok(s)
     }

@@ -9,6 +9,7 @@ pub mod crash;
 pub mod cross_language;
 pub mod differential;
 pub mod error;
+pub mod interrupt;
 pub mod localize;
 pub mod metamorphic;
 pub mod oracle;

@@ -484,7 +484,9 @@ struct Run<'c> {
 
 impl Run<'_> {
     fn spent(&self) -> bool {
-        self.attempts >= self.limits.candidates || self.started.elapsed() >= self.limits.time
+        self.attempts >= self.limits.candidates
+            || self.started.elapsed() >= self.limits.time
+            || crate::interrupt::requested().is_some()
     }
 }
 

@@ -40,7 +40,7 @@ impl ManagedServer {
             .tempdir()
             .map_err(|e| err(format!("creating a data folder: {e}")))?;
         let module = std::path::absolute(&install.module).map_err(|e| err(e.to_string()))?;
-        let child = Command::new(&install.server)
+        let child = crate::process::owned(&mut Command::new(&install.server))
             .arg("--port")
             .arg(port.to_string())
             .args(["--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--logfile", "redis.log"])
