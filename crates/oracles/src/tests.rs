@@ -443,71 +443,60 @@ fn localization_names_the_clause_behind_rows_a_grouping_return_parts() {
         &mut graphlancer_model::derive_rng(0, &[0]),
     );
     use crate::localize::{Symptom, localize};
-    let locate = |good: Fake, bad: Fake, text: &str, answers: (Outcome, Outcome), symptom| -> Option<String> {
+    // Two engines answering by `answer(right, query)`: the right one and the wrong one.
+    let locate = |answer: fn(bool, &str) -> Outcome, text: &str, answers: (Outcome, Outcome), symptom| {
+        let good = Fake::new("good", move |q| answer(true, q)).0;
+        let bad = Fake::new("bad", move |q| answer(false, q)).0;
         let mut engines: Vec<Box<dyn Engine>> = vec![Box::new(good), Box::new(bad)];
         let query = graphlancer_cypher::parse::parse(text).expect("parses");
         localize(&mut engines, &ExecOptions::default(), &schema, &query, (&answers.0, &answers.1), (0, 1), symptom)
             .expect("engines answer")
             .map(|c| c.kind)
     };
+    fn rows_of(n: usize) -> Outcome {
+        Outcome::Rows(ResultSet::new(vec!["x".into()], vec![vec![Value::Int(1)]; n]))
+    }
+    fn one_of(v: i64) -> Outcome {
+        Outcome::Rows(ResultSet::new(vec!["x".into()], vec![vec![Value::Int(v)]]))
+    }
     // count(*) has no operand to descend into: the rows it counts differ.
-    let counted = |right: bool| {
-        Fake::new(if right { "good" } else { "bad" }, move |q| {
-            let n = if right { 2 } else { 1 };
-            if q.contains("count(") { one(n as i64) } else { rows(n) }
-        })
-        .0
+    let counted: fn(bool, &str) -> Outcome = |right, q| {
+        let n = if right { 2 } else { 1 };
+        if q.contains("count(") { one_of(n) } else { rows_of(n as usize) }
     };
-    let kind = locate(
-        counted(true),
-        counted(false),
-        "UNWIND [1, 2] AS u RETURN count(*) AS a0",
-        (one(2), one(1)),
-        Symptom::Values,
-    );
-    assert_eq!(kind.as_deref(), Some("rows-after(UNWIND)"));
+    let text = "UNWIND [1, 2] AS u RETURN count(*) AS a0";
+    assert_eq!(locate(counted, text, (one(2), one(1)), Symptom::Values).as_deref(), Some("rows-after(UNWIND)"));
 
     // As many rows on both, but two distinct nodes against one.
-    let bound = |right: bool| {
-        Fake::new(if right { "good" } else { "bad" }, move |q| {
-            if q.contains("count(DISTINCT") { one(if right { 2 } else { 1 }) } else { rows(2) }
-        })
-        .0
-    };
-    let kind = locate(
-        bound(true),
-        bound(false),
-        "MATCH (n0) RETURN n0 AS n0, count(*) AS a0",
-        (rows(2), rows(1)),
-        Symptom::RowCount,
-    );
-    assert_eq!(kind.as_deref(), Some("rows-after(MATCH)"));
+    let bound: fn(bool, &str) -> Outcome =
+        |right, q| if q.contains("count(DISTINCT") { one_of(if right { 2 } else { 1 }) } else { rows_of(2) };
+    let text = "MATCH (n0) RETURN n0 AS n0, count(*) AS a0";
+    assert_eq!(locate(bound, text, (rows(2), rows(1)), Symptom::RowCount).as_deref(), Some("rows-after(MATCH)"));
 
     // A read after a write: the write that left different graphs is named;
     // where the graphs agree, the read that missed the write is, by its kind.
-    let after_write = |right: bool, graphs_differ: bool| {
-        Fake::new(if right { "good" } else { "bad" }, move |q| {
-            if q.contains("gl_x") || q.contains("gl_y") {
-                one(if right || !graphs_differ { 2 } else { 1 })
-            } else if q.contains("MATCH (n1)") {
-                rows(if right { 2 } else { 1 })
-            } else {
-                rows(1)
-            }
-        })
-        .0
+    fn read(right: bool, q: &str) -> Outcome {
+        if q.contains("MATCH (n1)") { rows_of(if right { 2 } else { 1 }) } else { rows_of(1) }
+    }
+    let differ: fn(bool, &str) -> Outcome = |right, q| {
+        if q.contains("gl_x") || q.contains("gl_y") { one_of(if right { 2 } else { 1 }) } else { read(right, q) }
     };
+    let agree: fn(bool, &str) -> Outcome =
+        |right, q| if q.contains("gl_x") || q.contains("gl_y") { one_of(2) } else { read(right, q) };
     let text = "CREATE (n0:L0) WITH 0 AS a0 MATCH (n1) RETURN 0 AS a1";
-    let kind = locate(after_write(true, true), after_write(false, true), text, (rows(2), rows(1)), Symptom::RowCount);
-    assert_eq!(kind.as_deref(), Some("rows-after(CREATE)"));
-    let kind = locate(after_write(true, false), after_write(false, false), text, (rows(2), rows(1)), Symptom::RowCount);
-    assert_eq!(kind.as_deref(), Some("rows-after(MATCH,after writes)"));
+    assert_eq!(locate(differ, text, (rows(2), rows(1)), Symptom::RowCount).as_deref(), Some("rows-after(CREATE)"));
+    assert_eq!(
+        locate(agree, text, (rows(2), rows(1)), Symptom::RowCount).as_deref(),
+        Some("rows-after(MATCH,after writes)")
+    );
 
     // Every clause before it agrees: the DISTINCT RETURN is named, with its key's kind.
-    let same = || Fake::new("same", move |_| rows(2)).0;
-    let kind =
-        locate(same(), same(), "UNWIND [1, 2] AS u RETURN DISTINCT u AS a0", (rows(2), rows(1)), Symptom::RowCount);
-    assert_eq!(kind.as_deref(), Some("rows-after(DISTINCT,RETURN,keys:var:Int)"));
+    let same: fn(bool, &str) -> Outcome = |_, _| rows_of(2);
+    let text = "UNWIND [1, 2] AS u RETURN DISTINCT u AS a0";
+    assert_eq!(
+        locate(same, text, (rows(2), rows(1)), Symptom::RowCount).as_deref(),
+        Some("rows-after(DISTINCT,RETURN,keys:var:Int)")
+    );
 }
 
 #[test]
