@@ -6,20 +6,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use super::binary;
-
-/// The processes whose parent is `pid` (from `/proc`).
-fn children(pid: u32) -> Vec<u32> {
-    let Ok(entries) = std::fs::read_dir("/proc") else { return Vec::new() };
-    entries
-        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
-        .filter(|p| {
-            let stat = std::fs::read_to_string(format!("/proc/{p}/stat")).unwrap_or_default();
-            // `pid (comm) state ppid ...`; comm may hold spaces, so after the last ')'.
-            let after = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
-            after.split_whitespace().nth(1).and_then(|pp| pp.parse::<u32>().ok()) == Some(pid)
-        })
-        .collect()
-}
+use super::faults::children;
 
 /// Whether a process is alive (a zombie is not).
 fn alive(pid: u32) -> bool {
