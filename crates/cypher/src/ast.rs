@@ -170,6 +170,16 @@ pub struct PathPattern {
     pub hops: Vec<(RelPattern, NodePattern)>,
 }
 
+impl PathPattern {
+    /// The variables the pattern names: its path, nodes and relationships.
+    pub fn variables(&self) -> impl Iterator<Item = &String> {
+        self.name
+            .iter()
+            .chain(&self.start.variable)
+            .chain(self.hops.iter().flat_map(|(r, n)| r.variable.iter().chain(&n.variable)))
+    }
+}
+
 /// `(v:L1:L2 {k: e})`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct NodePattern {

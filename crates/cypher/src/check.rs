@@ -487,11 +487,7 @@ fn infer(e: &Expr, schema: &Schema, env: &Env) -> Result<Option<Ty>, String> {
         }
         Expr::PatternPredicate(p) => {
             // Neo4j 5: a pattern expression may not introduce variables.
-            let named = std::iter::once(p.start.variable.as_ref())
-                .chain(p.hops.iter().flat_map(|(r, n)| [r.variable.as_ref(), n.variable.as_ref()]))
-                .chain(std::iter::once(p.name.as_ref()))
-                .flatten();
-            if let Some(v) = named.into_iter().find(|v| !env.contains_key(*v)) {
+            if let Some(v) = p.variables().find(|v| !env.contains_key(*v)) {
                 return Err(format!("a pattern predicate introduces '{v}'"));
             }
             let mut inner = env.clone();

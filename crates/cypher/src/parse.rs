@@ -71,12 +71,14 @@ fn lift_subqueries(text: &str) -> Result<(String, Vec<Query>), ParseError> {
             i = end;
             continue;
         }
-        let word_start = i == 0 || !(chars[i - 1].is_alphanumeric() || chars[i - 1] == '_');
-        let is_call = word_start
-            && chars.get(i..i + 4).is_some_and(|w| w.iter().collect::<String>().eq_ignore_ascii_case("call"))
-            && chars.get(i + 4).is_none_or(|c| !(c.is_alphanumeric() || *c == '_'));
-        let open = (i + 4..chars.len()).find(|&k| !chars[k].is_whitespace());
-        if let (true, Some(open)) = (is_call, open)
+        let word = |c: &char| c.is_alphanumeric() || *c == '_';
+        let is_call = (i == 0 || !word(&chars[i - 1]))
+            && chars
+                .get(i..i + 4)
+                .is_some_and(|w| w.iter().zip("call".chars()).all(|(a, b)| a.eq_ignore_ascii_case(&b)))
+            && !chars.get(i + 4).is_some_and(word);
+        if is_call
+            && let Some(open) = (i + 4..chars.len()).find(|&k| !chars[k].is_whitespace())
             && chars[open] == '{'
         {
             let close = closing_brace(&chars, open)

@@ -10,13 +10,18 @@ use std::sync::{Arc, OnceLock};
 /// The flag a signal handler sets to the signal's number; 0 while nothing
 /// asked for a stop.
 pub fn flag() -> Arc<AtomicUsize> {
-    static FLAG: OnceLock<Arc<AtomicUsize>> = OnceLock::new();
-    FLAG.get_or_init(|| Arc::new(AtomicUsize::new(0))).clone()
+    cell().clone()
 }
 
-/// The number of the signal that asked for a stop, if one did.
+fn cell() -> &'static Arc<AtomicUsize> {
+    static FLAG: OnceLock<Arc<AtomicUsize>> = OnceLock::new();
+    FLAG.get_or_init(|| Arc::new(AtomicUsize::new(0)))
+}
+
+/// The number of the signal that asked for a stop, if one did; checked
+/// once per query and per reduction candidate.
 pub fn requested() -> Option<i32> {
-    match flag().load(Ordering::SeqCst) {
+    match cell().load(Ordering::Relaxed) {
         0 => None,
         s => i32::try_from(s).ok(),
     }

@@ -11,7 +11,9 @@
 //! returned on its own over the rows that reach it; the first whose values
 //! differ (with the same rows reaching it) is descended into.
 
-use graphlancer_cypher::ast::{Clause, Expr, Projection, Query, SingleQuery};
+use graphlancer_cypher::ast::{
+    Clause, Direction, Expr, NodePattern, PathPattern, Projection, Query, RelPattern, SingleQuery,
+};
 use graphlancer_cypher::check::result_types;
 use graphlancer_cypher::types::Ty;
 use graphlancer_engines::{Engine, EngineError, ExecOptions, Outcome};
@@ -115,20 +117,16 @@ fn localize_union(
         if result_types(&alone, schema).is_err() {
             continue;
         }
-        let q = CaseQuery::new("part", alone.clone(), None);
-        let exec_part = ExecOptions { language: q.language(), ..*exec };
-        let mut answer =
-            |i: usize| engines[i].execute_generated(&q.text_for(engines[i].as_ref()), q.cypher_ast(), &exec_part);
-        let (a, b) = (answer(pair.0)?, answer(pair.1)?);
-        let (Outcome::Rows(x), Outcome::Rows(y)) = (&a, &b) else { continue };
+        let mut prober = Prober { engines: &mut *engines, exec, schema, pair, probes: 0 };
+        let Some((x, y)) = prober.answers(alone.clone())? else { continue };
         let symptom = if x.rows.len() != y.rows.len() {
             Symptom::RowCount
-        } else if matches!(compare(x, y, &RowOrder::Bag, Tolerance::default()), Comparison::Differ(_)) {
+        } else if differs(&x, &y) {
             Symptom::Values
         } else {
             continue;
         };
-        return localize(engines, exec, schema, &alone, (&a, &b), pair, symptom);
+        return localize(engines, exec, schema, &alone, (&Outcome::Rows(x), &Outcome::Rows(y)), pair, symptom);
     }
     Ok(None)
 }
@@ -206,6 +204,16 @@ impl Prober<'_, '_> {
             return Ok(Probe::Unanswered);
         }
         self.probes += 1;
+        Ok(match self.answers(query)? {
+            Some((x, y)) if x.rows.len() != y.rows.len() => Probe::RowsDiffer,
+            Some((x, y)) if differs(&x, &y) => Probe::Differs,
+            Some(_) => Probe::Same,
+            None => Probe::Unanswered,
+        })
+    }
+
+    /// `query`'s rows on both engines; none where either answers otherwise.
+    fn answers(&mut self, query: Query) -> Result<Option<(ResultSet, ResultSet)>, EngineError> {
         let q = CaseQuery::new("probe", query, None);
         let exec = ExecOptions { language: q.language(), ..*self.exec };
         let mut answer = |i: usize| -> Result<Option<ResultSet>, EngineError> {
@@ -216,12 +224,7 @@ impl Prober<'_, '_> {
             })
         };
         let (a, b) = (answer(self.pair.0)?, answer(self.pair.1)?);
-        Ok(match (a, b) {
-            (Some(x), Some(y)) if x.rows.len() != y.rows.len() => Probe::RowsDiffer,
-            (Some(x), Some(y)) if differs(&x, &y) => Probe::Differs,
-            (Some(_), Some(_)) => Probe::Same,
-            _ => Probe::Unanswered,
-        })
+        Ok(a.zip(b))
     }
 
     /// The first clause after which the engines hold different numbers of
@@ -233,25 +236,23 @@ impl Prober<'_, '_> {
     /// When the rows part only at a grouping or DISTINCT final RETURN, that
     /// RETURN is named; otherwise none.
     fn rows(&mut self, clauses: &[Clause]) -> Result<Option<Culprit>, EngineError> {
+        let whole = || Query { parts: vec![SingleQuery { clauses: clauses.to_vec() }], union_all: false };
         // Nodes and relationships only: a path's distinctness is a value's,
         // which a wrong DISTINCT of paths gets wrong itself.
-        let types = result_types(
-            &Query { parts: vec![SingleQuery { clauses: clauses.to_vec() }], union_all: false },
-            self.schema,
-        )
-        .unwrap_or_default();
         let entity_keys: Vec<Expr> = match clauses.last() {
-            Some(Clause::Return(r)) if grouping(r) => r
-                .items
-                .iter()
-                .zip(types.iter().chain(std::iter::repeat(&None)))
-                .filter(|((e, _), t)| matches!(e, Expr::Variable(_)) && matches!(t, Some(Ty::Node | Ty::Rel)))
-                .map(|((e, _), _)| Expr::Aggregate {
-                    name: "count".into(),
-                    distinct: true,
-                    arg: Some(Box::new(e.clone())),
-                })
-                .collect(),
+            Some(Clause::Return(r)) if grouping(r) => {
+                let types = result_types(&whole(), self.schema).unwrap_or_default();
+                r.items
+                    .iter()
+                    .zip(types.iter().chain(std::iter::repeat(&None)))
+                    .filter(|((e, _), t)| matches!(e, Expr::Variable(_)) && matches!(t, Some(Ty::Node | Ty::Rel)))
+                    .map(|((e, _), _)| Expr::Aggregate {
+                        name: "count".into(),
+                        distinct: true,
+                        arg: Some(Box::new(e.clone())),
+                    })
+                    .collect()
+            }
             _ => Vec::new(),
         };
         for end in 1..clauses.len() {
@@ -268,13 +269,10 @@ impl Prober<'_, '_> {
             }
         }
         match clauses.split_last() {
-            Some((last @ Clause::Return(r), before)) if grouping(r) => {
-                let query = Query { parts: vec![SingleQuery { clauses: clauses.to_vec() }], union_all: false };
-                Ok(Some(Culprit {
-                    kind: format!("rows-after({})", self.shape(before, last)),
-                    text: graphlancer_cypher::render(&query),
-                }))
-            }
+            Some((last @ Clause::Return(r), before)) if grouping(r) => Ok(Some(Culprit {
+                kind: format!("rows-after({})", self.shape(before, last)),
+                text: graphlancer_cypher::render(&whole()),
+            })),
             _ => Ok(None),
         }
     }
@@ -292,18 +290,16 @@ impl Prober<'_, '_> {
             text: graphlancer_cypher::render(&returning(clauses, vec![(Expr::lit(Value::Int(0)), "x".into())])),
         };
         let writes: Vec<usize> = (0..before.len()).filter(|&i| before[i].is_write()).collect();
-        let Clause::Match { optional, .. } = last else {
-            return Ok(named(prefix, format!("rows-after({})", self.shape(before, last))));
+        let optional = match last {
+            Clause::Match { optional, .. } if !writes.is_empty() => *optional,
+            _ => return Ok(named(prefix, format!("rows-after({})", self.shape(before, last)))),
         };
-        if writes.is_empty() {
-            return Ok(named(prefix, format!("rows-after({})", self.shape(before, last))));
-        }
         for &w in &writes {
             if self.graph_differs(&before[..=w])? {
                 return Ok(named(&before[..=w], format!("rows-after({})", self.shape(&before[..w], &before[w]))));
             }
         }
-        let read = if *optional { "OPTIONAL MATCH" } else { "MATCH" };
+        let read = if optional { "OPTIONAL MATCH" } else { "MATCH" };
         Ok(named(prefix, format!("rows-after({read},after writes)")))
     }
 
@@ -312,32 +308,20 @@ impl Prober<'_, '_> {
     /// plain MATCH: an OPTIONAL MATCH after a write is where engines here
     /// miss writes (Grafeo), which would blame the write for the read.
     fn graph_differs(&mut self, prefix: &[Clause]) -> Result<bool, EngineError> {
-        let node = graphlancer_cypher::ast::NodePattern {
-            variable: Some("gl_x".into()),
-            labels: Vec::new(),
-            properties: Vec::new(),
-        };
-        let anonymous =
-            graphlancer_cypher::ast::NodePattern { variable: None, labels: Vec::new(), properties: Vec::new() };
-        let rel = graphlancer_cypher::ast::RelPattern {
+        let node =
+            |v: Option<&str>| NodePattern { variable: v.map(Into::into), labels: Vec::new(), properties: Vec::new() };
+        let rel = RelPattern {
             variable: Some("gl_y".into()),
             types: Vec::new(),
-            direction: graphlancer_cypher::ast::Direction::Out,
+            direction: Direction::Out,
             length: None,
             properties: Vec::new(),
         };
         let counted =
             |name: &str| Expr::Aggregate { name: "count".into(), distinct: true, arg: Some(Box::new(Expr::var(name))) };
         let patterns = [
-            (graphlancer_cypher::ast::PathPattern { name: None, start: node, hops: Vec::new() }, "gl_x"),
-            (
-                graphlancer_cypher::ast::PathPattern {
-                    name: None,
-                    start: anonymous.clone(),
-                    hops: vec![(rel, anonymous)],
-                },
-                "gl_y",
-            ),
+            (PathPattern { name: None, start: node(Some("gl_x")), hops: Vec::new() }, "gl_x"),
+            (PathPattern { name: None, start: node(None), hops: vec![(rel, node(None))] }, "gl_y"),
         ];
         for (pattern, name) in patterns {
             let mut clauses = prefix.to_vec();

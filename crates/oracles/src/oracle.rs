@@ -64,6 +64,13 @@ impl OracleKind {
         }
     }
 
+    /// Whether the oracle judges answers of a pair of engines (or of
+    /// configurations of one) against each other: its findings are
+    /// localized, and reduction keeps relationship-uniqueness guards.
+    pub fn compares_a_pair(self) -> bool {
+        matches!(self, OracleKind::Differential | OracleKind::Settings)
+    }
+
     /// Whether the oracle works on Gremlin too (it judges a query's
     /// outcomes without rewriting it).
     pub fn speaks_gremlin(self) -> bool {

@@ -125,10 +125,7 @@ impl Reducer<'_> {
             // are different execution paths of one engine, which may keep
             // relationships unique differently (a settings finding on Grafeo
             // lost its guard and turned into another bug).
-            guards: !matches!(
-                self.oracle.kind(),
-                crate::oracle::OracleKind::Differential | crate::oracle::OracleKind::Settings
-            ),
+            guards: !self.oracle.kind().compares_a_pair(),
         };
         let Some(first) = case.queries.first() else {
             return Ok(Reduction { reduced: None, attempts: 0, finished: true });
@@ -197,11 +194,7 @@ impl Reducer<'_> {
             // Nothing smaller shows the finding: the case is its own
             // fixpoint, and a difference between a pair of engines is still
             // localized, or it would keep its observer's signature.
-            let paired = matches!(
-                self.oracle.kind(),
-                crate::oracle::OracleKind::Differential | crate::oracle::OracleKind::Settings
-            );
-            if paired && !run.spent() {
+            if self.oracle.kind().compares_a_pair() && !run.spent() {
                 self.load(&state.graph)?;
                 state.best = self.trial(run, queries_of(run.case, &state.group))?;
                 self.localize(state)?;
@@ -230,9 +223,8 @@ impl Reducer<'_> {
     /// columns (or the constructs) in the signature ([`crate::localize`]).
     fn localize(&mut self, state: &mut State) -> Result<(), EngineError> {
         use crate::localize::Symptom;
-        use crate::oracle::OracleKind;
         use crate::signature::Fault;
-        let paired = matches!(self.oracle.kind(), OracleKind::Differential | OracleKind::Settings);
+        let paired = self.oracle.kind().compares_a_pair();
         let Some((case, outcomes, finding)) = state.best.as_mut() else { return Ok(()) };
         let symptom = match &finding.signature.fault {
             Fault::Values { .. } => Symptom::Values,
@@ -613,12 +605,7 @@ fn edits(c: &Candidate, guards: bool) -> Vec<Edit> {
             out.extend((0..r.items.len()).map(Edit::UnionColumn));
         }
         for (i, part) in q.parts.iter().enumerate() {
-            let alone = Candidate {
-                query: Query { parts: vec![part.clone()], union_all: false },
-                order_columns: None,
-                traversal: None,
-            };
-            out.extend(edits(&alone, guards).into_iter().map(|e| Edit::InPart(i, Box::new(e))));
+            out.extend(edits(&alone(part), guards).into_iter().map(|e| Edit::InPart(i, Box::new(e))));
         }
         return out;
     }
@@ -854,6 +841,9 @@ fn apply(source: &Candidate, target: &Candidate, edit: &Edit) -> Option<Candidat
         });
     }
     if let Edit::UnionColumn(j) = edit {
+        if s != t {
+            return None;
+        }
         let mut parts = s.parts.clone();
         for part in &mut parts {
             match part.clauses.last_mut() {
@@ -863,7 +853,7 @@ fn apply(source: &Candidate, target: &Candidate, edit: &Edit) -> Option<Candidat
                 _ => return None,
             }
         }
-        return (s == t).then_some(Candidate {
+        return Some(Candidate {
             query: Query { parts, union_all: s.union_all },
             order_columns: None,
             traversal: None,
@@ -873,11 +863,7 @@ fn apply(source: &Candidate, target: &Candidate, edit: &Edit) -> Option<Candidat
         if s != t {
             return None;
         }
-        let alone = Candidate {
-            query: Query { parts: vec![s.parts.get(*i)?.clone()], union_all: false },
-            order_columns: None,
-            traversal: None,
-        };
+        let alone = alone(s.parts.get(*i)?);
         let edited = apply(&alone, &alone, inner)?;
         let [part] = <[SingleQuery; 1]>::try_from(edited.query.parts).ok()?;
         let mut parts = s.parts.clone();
@@ -940,6 +926,11 @@ fn apply(source: &Candidate, target: &Candidate, edit: &Edit) -> Option<Candidat
         order_columns,
         traversal: None,
     })
+}
+
+/// A UNION part as a query of its own.
+fn alone(part: &SingleQuery) -> Candidate {
+    Candidate { query: Query { parts: vec![part.clone()], union_all: false }, order_columns: None, traversal: None }
 }
 
 /// Makes `change` to `c`; `None` where it does not apply.
@@ -1042,18 +1033,10 @@ fn edit_clause(c: &mut Clause, change: &ClauseEdit) -> Option<()> {
 
 /// The variables a MATCH's patterns bind (empty for other clauses).
 fn match_variables(c: &Clause) -> BTreeSet<String> {
-    let mut out = BTreeSet::new();
-    if let Clause::Match { patterns, .. } = c {
-        for p in patterns {
-            out.extend(p.name.clone());
-            out.extend(p.start.variable.clone());
-            for (r, n) in &p.hops {
-                out.extend(r.variable.clone());
-                out.extend(n.variable.clone());
-            }
-        }
+    match c {
+        Clause::Match { patterns, .. } => patterns.iter().flat_map(PathPattern::variables).cloned().collect(),
+        _ => BTreeSet::new(),
     }
-    out
 }
 
 fn node_of(p: &mut PathPattern, node: usize) -> Option<&mut graphlancer_cypher::ast::NodePattern> {

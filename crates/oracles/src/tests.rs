@@ -436,8 +436,6 @@ fn localization_descends_to_the_deepest_differing_part() {
 /// read; and a RETURN that alone parts them is named.
 #[test]
 fn localization_names_the_clause_behind_rows_a_grouping_return_parts() {
-    let rows = |n: usize| Outcome::Rows(ResultSet::new(vec!["x".into()], vec![vec![Value::Int(1)]; n]));
-    let one = |v: i64| Outcome::Rows(ResultSet::new(vec!["x".into()], vec![vec![Value::Int(v)]]));
     let schema = graphlancer_model::Schema::generate(
         &graphlancer_model::SchemaConfig::default(),
         &mut graphlancer_model::derive_rng(0, &[0]),
@@ -465,13 +463,13 @@ fn localization_names_the_clause_behind_rows_a_grouping_return_parts() {
         if q.contains("count(") { one_of(n) } else { rows_of(n as usize) }
     };
     let text = "UNWIND [1, 2] AS u RETURN count(*) AS a0";
-    assert_eq!(locate(counted, text, (one(2), one(1)), Symptom::Values).as_deref(), Some("rows-after(UNWIND)"));
+    assert_eq!(locate(counted, text, (one_of(2), one_of(1)), Symptom::Values).as_deref(), Some("rows-after(UNWIND)"));
 
     // As many rows on both, but two distinct nodes against one.
     let bound: fn(bool, &str) -> Outcome =
         |right, q| if q.contains("count(DISTINCT") { one_of(if right { 2 } else { 1 }) } else { rows_of(2) };
     let text = "MATCH (n0) RETURN n0 AS n0, count(*) AS a0";
-    assert_eq!(locate(bound, text, (rows(2), rows(1)), Symptom::RowCount).as_deref(), Some("rows-after(MATCH)"));
+    assert_eq!(locate(bound, text, (rows_of(2), rows_of(1)), Symptom::RowCount).as_deref(), Some("rows-after(MATCH)"));
 
     // A read after a write: the write that left different graphs is named;
     // where the graphs agree, the read that missed the write is, by its kind.
@@ -484,9 +482,12 @@ fn localization_names_the_clause_behind_rows_a_grouping_return_parts() {
     let agree: fn(bool, &str) -> Outcome =
         |right, q| if q.contains("gl_x") || q.contains("gl_y") { one_of(2) } else { read(right, q) };
     let text = "CREATE (n0:L0) WITH 0 AS a0 MATCH (n1) RETURN 0 AS a1";
-    assert_eq!(locate(differ, text, (rows(2), rows(1)), Symptom::RowCount).as_deref(), Some("rows-after(CREATE)"));
     assert_eq!(
-        locate(agree, text, (rows(2), rows(1)), Symptom::RowCount).as_deref(),
+        locate(differ, text, (rows_of(2), rows_of(1)), Symptom::RowCount).as_deref(),
+        Some("rows-after(CREATE)")
+    );
+    assert_eq!(
+        locate(agree, text, (rows_of(2), rows_of(1)), Symptom::RowCount).as_deref(),
         Some("rows-after(MATCH,after writes)")
     );
 
@@ -494,7 +495,7 @@ fn localization_names_the_clause_behind_rows_a_grouping_return_parts() {
     let same: fn(bool, &str) -> Outcome = |_, _| rows_of(2);
     let text = "UNWIND [1, 2] AS u RETURN DISTINCT u AS a0";
     assert_eq!(
-        locate(same, text, (rows(2), rows(1)), Symptom::RowCount).as_deref(),
+        locate(same, text, (rows_of(2), rows_of(1)), Symptom::RowCount).as_deref(),
         Some("rows-after(DISTINCT,RETURN,keys:var:Int)")
     );
 }
