@@ -293,6 +293,12 @@ fn describe(s: &Summary, out: &Path) -> String {
             "  {} {}: accepted {} · rejected {:?} · non-empty {} · timeouts {} · crashes {} · over the row cap {} · {:.1} s in the engine\n",
             e.spec, e.version, e.accepted, e.rejected, e.non_empty, e.timeouts, e.crashes, e.too_large, e.engine_seconds
         ));
+        if e.restores + e.restarts > 0 {
+            t.push_str(&format!(
+                "    of which {} restores after writes {:.1} s · {} restarts {:.1} s\n",
+                e.restores, e.restore_seconds, e.restarts, e.restart_seconds
+            ));
+        }
         if e.compared_with_reference > 0 {
             t.push_str(&format!(
                 "    agrees with the reference on {} of {} generated queries both answered ({:.1}%)\n",
@@ -310,6 +316,14 @@ fn describe(s: &Summary, out: &Path) -> String {
         s.harness_seconds,
         100.0 * s.harness_seconds / s.seconds.max(1e-9)
     ));
+    let parts: Vec<String> = s
+        .time
+        .parts()
+        .iter()
+        .filter(|(_, secs)| *secs >= 0.05)
+        .map(|(name, secs)| format!("{name} {secs:.1} s ({:.0}%)", 100.0 * secs / s.seconds.max(1e-9)))
+        .collect();
+    t.push_str(&format!("  wall time: {}\n", parts.join(" · ")));
     let lengths: Vec<String> = s
         .non_empty_by_length
         .iter()

@@ -16,7 +16,7 @@ use neo4rs::{BoltMap, BoltType, ConfigBuilder, query};
 
 use crate::arcadedb::ManagedArcadeDb;
 use crate::outcome::{ErrorClass, Outcome};
-use crate::{Engine, EngineError, ExecOptions, may_write, millis};
+use crate::{Engine, EngineError, ExecOptions, Overhead, may_write, millis};
 
 /// How long connecting and loading may take.
 const SETUP_TIMEOUT: Duration = Duration::from_secs(60);
@@ -50,6 +50,7 @@ pub struct BoltEngine {
     /// The engine's node ids mapped to generated identities.
     identities: BTreeMap<i64, i64>,
     version: String,
+    overhead: Overhead,
 }
 
 impl BoltEngine {
@@ -75,6 +76,7 @@ impl BoltEngine {
             graph: None,
             identities: BTreeMap::new(),
             version: "unknown".into(),
+            overhead: Overhead::default(),
         };
         e.reconnect()?;
         if let Ok(Outcome::Rows(r)) =
@@ -539,7 +541,9 @@ impl Engine for BoltEngine {
         match &outcome {
             Outcome::Crash { .. } | Outcome::Timeout { .. } => {
                 let crashed = self.server.as_mut().is_some_and(|s| !s.is_running());
+                let t = std::time::Instant::now();
                 self.recover()?;
+                self.overhead.restarted(t.elapsed());
                 if crashed && let Some(s) = &self.server {
                     return Ok(Outcome::Crash { message: format!("the server exited; {}", s.log_tail()) });
                 }
@@ -549,6 +553,10 @@ impl Engine for BoltEngine {
             _ => {}
         }
         Ok(outcome)
+    }
+
+    fn take_overhead(&mut self) -> Overhead {
+        std::mem::take(&mut self.overhead)
     }
 }
 

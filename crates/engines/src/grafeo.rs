@@ -19,6 +19,8 @@ pub struct GrafeoBackend {
     graph: Option<Graph>,
     /// Grafeo's internal node ids mapped to generated identities.
     identities: BTreeMap<i64, i64>,
+    /// The session of a transaction opened for a query that may write.
+    transaction: Option<grafeo::session::Session>,
 }
 
 impl Default for GrafeoBackend {
@@ -35,10 +37,11 @@ impl GrafeoBackend {
 
     /// An empty in-memory database under `settings` ([`crate::settings::GRAFEO`]).
     pub fn with_settings(settings: Settings) -> Self {
-        Self { db: fresh(&settings), settings, graph: None, identities: BTreeMap::new() }
+        Self { db: fresh(&settings), settings, graph: None, identities: BTreeMap::new(), transaction: None }
     }
 
     fn reload(&mut self) -> Result<(), String> {
+        self.transaction = None;
         self.db = fresh(&self.settings);
         self.identities.clear();
         let Some(graph) = &self.graph else { return Ok(()) };
@@ -233,9 +236,17 @@ impl HostBackend for GrafeoBackend {
     }
 
     fn execute(&mut self, query: &str, language: Language, max_rows: usize) -> Outcome {
+        let fresh_session;
+        let session = match &self.transaction {
+            Some(s) => s,
+            None => {
+                fresh_session = self.db.session();
+                &fresh_session
+            }
+        };
         let result = match language {
-            Language::Cypher => self.db.session().execute_cypher(query),
-            Language::Gremlin => self.db.session().execute_gremlin(query),
+            Language::Cypher => session.execute_cypher(query),
+            Language::Gremlin => session.execute_gremlin(query),
         };
         match result {
             Err(e) => classify(&e, 0),
@@ -256,6 +267,16 @@ impl HostBackend for GrafeoBackend {
     }
 
     fn restore(&mut self) -> Result<(), String> {
-        self.reload()
+        // A rollback that fails (a query error may have ended the
+        // transaction already) leaves the reload to make sure.
+        match self.transaction.take().map(|mut s| s.rollback()) {
+            Some(Ok(())) => Ok(()),
+            _ => self.reload(),
+        }
+    }
+
+    fn begin(&mut self) {
+        let mut session = self.db.session();
+        self.transaction = session.begin_transaction().is_ok().then_some(session);
     }
 }

@@ -98,8 +98,12 @@ pub trait HostBackend {
     /// Runs one query in `language`; an answer over `max_rows` rows is
     /// [`Outcome::TooLarge`].
     fn execute(&mut self, query: &str, language: Language, max_rows: usize) -> Outcome;
-    /// Puts the loaded graph back as it was before a query that may write.
+    /// Puts the loaded graph back as it was before a query that may write
+    /// (after [`Self::begin`], by ending its transaction).
     fn restore(&mut self) -> Result<(), String>;
+    /// Before a query that may write: opens a transaction whose rollback
+    /// will be the restore, where the engine's rollback is exact.
+    fn begin(&mut self) {}
 }
 
 /// Serves requests from `input` until it closes. Runs inside the host process.
@@ -123,6 +127,9 @@ pub fn serve(backend: &mut dyn HostBackend, input: impl BufRead, mut output: imp
             Ok(HostRequest::Execute { query, max_rows, writes, language, .. }) => {
                 test_hooks::run(&query);
                 restore = writes;
+                if writes {
+                    backend.begin();
+                }
                 HostReply::Outcome { outcome: backend.execute(&query, language, max_rows) }
             }
         };

@@ -3,13 +3,13 @@
 //! one version's virtualenv). It owns the host and starts a new one, with
 //! the graph reloaded, whenever a query kills or hangs the old one.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use graphlancer_model::{Graph, Language, ScriptDialect, creation_script};
 
 use crate::host::{HostCommand, HostFailure, HostProcess, HostReply, HostRequest};
 use crate::outcome::Outcome;
-use crate::{Engine, EngineError, ExecOptions, may_write_in, millis};
+use crate::{Engine, EngineError, ExecOptions, Overhead, may_write_in, millis};
 
 /// Loading a graph and answering the version request are bounded too, but loosely.
 const SETUP_TIMEOUT: Duration = Duration::from_secs(120);
@@ -45,6 +45,7 @@ pub struct HostedEngine {
     host: Option<HostProcess>,
     graph: Option<Graph>,
     version: String,
+    overhead: Overhead,
 }
 
 impl HostedEngine {
@@ -63,7 +64,8 @@ impl HostedEngine {
 
     /// Starts a host with `command` and asks its version.
     pub fn start(kind: HostedKind, command: HostCommand) -> Result<Self, EngineError> {
-        let mut engine = Self { kind, command, host: None, graph: None, version: String::new() };
+        let mut engine =
+            Self { kind, command, host: None, graph: None, version: String::new(), overhead: Overhead::default() };
         let host = engine.spawn()?;
         engine.host = Some(host);
         Ok(engine)
@@ -123,7 +125,7 @@ impl HostedEngine {
     fn run(&mut self, query: &str, opts: &ExecOptions, writes: bool) -> Result<Outcome, EngineError> {
         let mut host = match self.host.take() {
             Some(h) => h,
-            None => self.spawn()?,
+            None => self.respawn()?,
         };
         // The host is asked to stop a little before the client would kill it,
         // which spares a restart when the engine can interrupt itself.
@@ -141,13 +143,17 @@ impl HostedEngine {
                 // reply comes once it has, so the restore never counts
                 // against a query's timeout. A host that cannot restore
                 // exits, and a fresh one loads the graph.
+                let t = Instant::now();
                 let restored = !writes
                     || matches!(host.request(&HostRequest::Version, SETUP_TIMEOUT), Ok(HostReply::Version { .. }));
+                if writes {
+                    self.overhead.restored(t.elapsed());
+                }
                 self.host = Some(if restored {
                     host
                 } else {
                     drop(host);
-                    self.spawn()?
+                    self.respawn()?
                 });
                 return Ok(match outcome {
                     Outcome::Timeout { .. } => Outcome::Timeout { after_ms: millis(opts.timeout) },
@@ -172,8 +178,16 @@ impl HostedEngine {
         };
         drop(host);
         // Ready for the next query: a fresh host with the graph loaded.
-        self.host = Some(self.spawn()?);
+        self.host = Some(self.respawn()?);
         Ok(outcome)
+    }
+
+    /// [`Self::spawn`] after a host was lost, counted as a restart.
+    fn respawn(&mut self) -> Result<HostProcess, EngineError> {
+        let t = Instant::now();
+        let host = self.spawn();
+        self.overhead.restarted(t.elapsed());
+        host
     }
 }
 
@@ -241,5 +255,9 @@ impl Engine for HostedEngine {
 
     fn execute(&mut self, query: &str, opts: &ExecOptions) -> Result<Outcome, EngineError> {
         self.run(query, opts, may_write_in(query, opts.language))
+    }
+
+    fn take_overhead(&mut self) -> Overhead {
+        std::mem::take(&mut self.overhead)
     }
 }

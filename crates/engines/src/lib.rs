@@ -98,6 +98,47 @@ pub trait Engine {
     fn plan(&mut self, _query: &str, _opts: &ExecOptions) -> Result<Option<Vec<String>>, EngineError> {
         Ok(None)
     }
+    /// The time spent around queries since the last call (restoring the
+    /// graph after writes, restarting after crashes), which the time
+    /// [`Engine::execute`] took includes; the count starts again at zero.
+    fn take_overhead(&mut self) -> Overhead {
+        Overhead::default()
+    }
+}
+
+/// Work an adapter does around queries rather than on them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Overhead {
+    /// Graph restores after queries that may write.
+    pub restores: u64,
+    /// Their time.
+    pub restore_time: Duration,
+    /// Servers or hosts started again after a crash or a hang, graph loaded.
+    pub restarts: u64,
+    /// Their time.
+    pub restart_time: Duration,
+}
+
+impl Overhead {
+    /// Counts one restore that took `d`.
+    pub fn restored(&mut self, d: Duration) {
+        self.restores += 1;
+        self.restore_time += d;
+    }
+
+    /// Counts one restart that took `d`.
+    pub fn restarted(&mut self, d: Duration) {
+        self.restarts += 1;
+        self.restart_time += d;
+    }
+
+    /// Adds `other` to this.
+    pub fn add(&mut self, other: Overhead) {
+        self.restores += other.restores;
+        self.restore_time += other.restore_time;
+        self.restarts += other.restarts;
+        self.restart_time += other.restart_time;
+    }
 }
 
 /// A failure of the harness around an engine, not an answer of the engine.

@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use graphlancer_cypher::{DialectProfile, Feature, Generated, Generator, GeneratorConfig, KeyFrequencies, Mutation};
-use graphlancer_engines::{Engine, EngineError, ExecOptions, Outcome};
+use graphlancer_engines::{Engine, EngineError, ExecOptions, Outcome, Overhead};
 use graphlancer_gremlin::{GremlinConfig, GremlinDialect, TraversalGenerator};
 use graphlancer_model::{GraphConfig, Language, derive_rng, generate};
 use rand::Rng;
@@ -134,8 +134,16 @@ pub struct EngineSummary {
     pub too_large: u64,
     /// Answers graphlancer could not read (its own fault, never a finding).
     pub undecodable: u64,
-    /// Seconds spent waiting for this engine.
+    /// Seconds spent waiting for this engine, restores and restarts included.
     pub engine_seconds: f64,
+    /// Graph restores after queries that may write, and their seconds.
+    pub restores: u64,
+    /// Seconds of those restores.
+    pub restore_seconds: f64,
+    /// Restarts after a crash or hang (graph loaded again).
+    pub restarts: u64,
+    /// Seconds of those restarts.
+    pub restart_seconds: f64,
     /// With the reference among the engines: generated queries both it and
     /// this engine answered (rows or an error), and of those, how many got
     /// the same answer (equal rows, or both an error). Zero otherwise.
@@ -216,6 +224,8 @@ pub struct Summary {
     /// Wall time not spent waiting for engines: generation, comparison,
     /// bookkeeping, reports, graph loads.
     pub harness_seconds: f64,
+    /// Where the wall time went.
+    pub time: WallTime,
     /// Productions used at least once, of those enabled.
     pub features_used: usize,
     /// Productions enabled by the profile and preset.
@@ -227,6 +237,45 @@ pub struct Summary {
     /// The signal that stopped the campaign before its budget, if one did.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub interrupted: Option<String>,
+}
+
+/// A campaign's wall time by what it was spent on, in seconds; the parts
+/// add up to [`Summary::seconds`].
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct WallTime {
+    /// Engines answering queries (generated, the oracles' own, re-runs that
+    /// confirm a finding), timeouts apart.
+    pub queries: f64,
+    /// Queries that ran into their timeout.
+    pub timeouts: f64,
+    /// Putting the graph back after queries that may write.
+    pub restores: f64,
+    /// Starting servers and hosts again after crashes and hangs.
+    pub restarts: f64,
+    /// Loading each generated graph.
+    pub loads: f64,
+    /// Reading plans (`EXPLAIN`).
+    pub plans: f64,
+    /// Reducing findings.
+    pub reduction: f64,
+    /// graphlancer itself: generation, judging, reports.
+    pub harness: f64,
+}
+
+impl WallTime {
+    /// The parts as `(name, seconds)`, in the order they are printed.
+    pub fn parts(&self) -> [(&'static str, f64); 8] {
+        [
+            ("queries", self.queries),
+            ("timeouts", self.timeouts),
+            ("restores", self.restores),
+            ("restarts", self.restarts),
+            ("loads", self.loads),
+            ("plans", self.plans),
+            ("reduction", self.reduction),
+            ("harness", self.harness),
+        ]
+    }
 }
 
 /// What one relation (kind of test case) did in a campaign.
@@ -263,6 +312,10 @@ pub struct Campaign {
     sent: Vec<Sent>,
     /// When a time budget runs out; reductions stop there too.
     deadline: Option<Instant>,
+    /// Where the time went so far (the harness share is what is left).
+    time: WallTime,
+    /// Restores and restarts per engine so far.
+    overheads: Vec<Overhead>,
 }
 
 /// Queries a test case ran, with every engine's outcome on each.
@@ -336,7 +389,17 @@ impl Campaign {
         std::fs::create_dir_all(&config.out)
             .map_err(|e| CampaignError::Report(ReportError::Io { path: config.out.clone(), source: e }))?;
         let store = ReportStore::open(&config.out)?;
-        Ok(Self { engines, profile, config, store, sent: Vec::new(), deadline: None })
+        let overheads = vec![Overhead::default(); engines.len()];
+        Ok(Self {
+            engines,
+            profile,
+            config,
+            store,
+            sent: Vec::new(),
+            deadline: None,
+            time: WallTime::default(),
+            overheads,
+        })
     }
 
     /// Runs until the budget is spent; `progress` sees the summary after each query.
@@ -407,9 +470,12 @@ impl Campaign {
         'graphs: while !done(&s) {
             let graph_seed = derive_rng(self.config.seed, &[stream::GRAPH, graph_index]).random::<u64>();
             let graph = generate(graph_seed, &self.config.graph).map_err(|e| CampaignError::Config(e.to_string()))?;
+            let t = Instant::now();
             for e in &mut self.engines {
                 e.load(&graph)?;
+                e.take_overhead();
             }
+            self.time.loads += t.elapsed().as_secs_f64();
             if self.config.record {
                 self.sent.push(Sent::Load(Box::new(graph.clone())));
             }
@@ -580,6 +646,7 @@ impl Campaign {
         s.seconds = started.elapsed().as_secs_f64();
         s.queries_per_second = s.queries as f64 / s.seconds.max(1e-9);
         s.harness_seconds = (started.elapsed().saturating_sub(engine_time)).as_secs_f64();
+        self.account(&mut s);
         if let Some(dialect) = &gremlin {
             s.dialect = dialect.name.clone();
             let enabled = gremlin_config.enabled(dialect);
@@ -593,6 +660,20 @@ impl Campaign {
         s.interrupted = crate::interrupt::requested().map(crate::interrupt::name);
         self.write_summary(&s)?;
         Ok(s)
+    }
+
+    /// Copies the time breakdown and each engine's restores and restarts
+    /// into the summary; what no part claims is the harness's.
+    fn account(&self, s: &mut Summary) {
+        s.time = WallTime { harness: 0.0, ..self.time.clone() };
+        let claimed: f64 = s.time.parts().iter().map(|(_, t)| t).sum();
+        s.time.harness = (s.seconds - claimed).max(0.0);
+        for (e, o) in s.engines.iter_mut().zip(&self.overheads) {
+            e.restores = o.restores;
+            e.restore_seconds = o.restore_time.as_secs_f64();
+            e.restarts = o.restarts;
+            e.restart_seconds = o.restart_time.as_secs_f64();
+        }
     }
 
     /// The Gremlin every engine accepts: the intersection of their dialects.
@@ -615,6 +696,7 @@ impl Campaign {
         s.seconds = started.elapsed().as_secs_f64();
         progress(s);
         if last_written.elapsed() >= SUMMARY_EVERY {
+            self.account(s);
             self.write_summary(s)?;
             *last_written = Instant::now();
         }
@@ -714,9 +796,15 @@ impl Campaign {
                 graph: at.graph,
             };
             let t = Instant::now();
-            let reduction = reducer.reduce(&ran.case, &finding.signature.family())?;
+            let reduction = reducer.reduce(&ran.case, &finding.signature.family());
+            // The reducer's restores and restarts are part of its time.
+            for e in &mut self.engines {
+                e.take_overhead();
+            }
+            let reduction = reduction?;
             *engine_time += t.elapsed();
             s.reduction_seconds.push(t.elapsed().as_secs_f64());
+            self.time.reduction += t.elapsed().as_secs_f64();
             state = if reduction.finished { ReductionState::Finished } else { ReductionState::Unfinished };
             reduced = reduction.reduced;
         }
@@ -836,7 +924,11 @@ impl Campaign {
         }
         let mut new = false;
         for &i in baselines {
-            match self.engines[i].plan(query, &self.config.exec)? {
+            let t = Instant::now();
+            let plan = self.engines[i].plan(query, &self.config.exec);
+            self.engines[i].take_overhead();
+            self.time.plans += t.elapsed().as_secs_f64();
+            match plan? {
                 Some(ops) => {
                     let combination: Vec<String> = ops.into_iter().collect::<BTreeSet<_>>().into_iter().collect();
                     new |= seen.insert((i, combination));
@@ -887,11 +979,23 @@ impl Campaign {
         let mut outcomes = Vec::with_capacity(self.engines.len());
         let mut waited = Vec::with_capacity(self.engines.len());
         let exec = ExecOptions { language: q.language(), ..exec };
-        for e in &mut self.engines {
+        for (e, overhead) in self.engines.iter_mut().zip(&mut self.overheads) {
             let text = q.text_for(e.as_ref());
             let t = Instant::now();
-            outcomes.push(e.execute_generated(&text, q.cypher_ast(), &exec)?);
-            waited.push(t.elapsed());
+            let outcome = e.execute_generated(&text, q.cypher_ast(), &exec)?;
+            let took = t.elapsed();
+            let o = e.take_overhead();
+            overhead.add(o);
+            let answering = took.saturating_sub(o.restore_time + o.restart_time).as_secs_f64();
+            if matches!(outcome, Outcome::Timeout { .. }) {
+                self.time.timeouts += answering;
+            } else {
+                self.time.queries += answering;
+            }
+            self.time.restores += o.restore_time.as_secs_f64();
+            self.time.restarts += o.restart_time.as_secs_f64();
+            outcomes.push(outcome);
+            waited.push(took);
         }
         let text = &q.text;
         if self.config.record {

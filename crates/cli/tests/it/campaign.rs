@@ -28,7 +28,15 @@ fn differential_campaign_writes_findings_that_replay() {
             + engine["too_large"].as_u64().unwrap_or(0)
             + engine["undecodable"].as_u64().unwrap_or(0);
         assert_eq!(total, 40, "{engine}");
+        // Some queries wrote, and each such write was undone.
+        assert!(engine["restores"].as_u64().unwrap_or(0) > 0, "{engine}");
     }
+    // The wall time's parts add up to it, and reduction took some of it.
+    let time = summary["time"].as_object().expect("a time breakdown");
+    let parts: f64 = time.values().map(|v| v.as_f64().expect("seconds")).sum();
+    let seconds = summary["seconds"].as_f64().expect("seconds");
+    assert!((parts - seconds).abs() < 0.01 * seconds, "{parts} of {seconds} s: {time:?}");
+    assert!(time["queries"].as_f64().unwrap_or(0.0) > 0.0 && time["reduction"].as_f64().unwrap_or(0.0) > 0.0);
     assert!(summary["findings_new"].as_u64().unwrap_or(0) > 0);
     let on_disk: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).expect("summary.json")).expect("JSON");

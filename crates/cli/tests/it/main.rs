@@ -14,6 +14,7 @@ mod harness;
 mod known_bugs;
 mod kuzu;
 mod reference;
+mod restore;
 mod settings;
 mod stop;
 mod tck;

@@ -10,6 +10,23 @@ use std::collections::BTreeMap;
 use graphlancer_model::{Node, Path, Relationship, ResultSet, Value};
 use redis::Value as R;
 
+/// Whether a reply's statistics say the query may have changed the graph:
+/// only a reply whose every statistic is a timing or a zero count says it
+/// did not. A reply of another shape (an error, say) counts as a change.
+pub(crate) fn changed_graph(reply: &R) -> bool {
+    const TIMINGS: [&str; 2] = ["Cached execution", "Query internal execution time"];
+    let R::Array(parts) = reply else { return true };
+    let Some(R::Array(stats)) = parts.last() else { return true };
+    if parts.iter().any(|p| matches!(p, R::ServerError(_))) {
+        return true;
+    }
+    stats.iter().any(|line| {
+        let Ok(line) = text(line) else { return true };
+        let Some((name, value)) = line.split_once(':') else { return true };
+        !TIMINGS.contains(&name.trim()) && value.trim().parse::<f64>() != Ok(0.0)
+    })
+}
+
 /// Names for the numeric ids of one graph, in id order.
 #[derive(Debug, Default, Clone)]
 pub(crate) struct Catalog {
@@ -202,6 +219,22 @@ pub(crate) fn server_error_text(e: &redis::ServerError) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn only_zero_counts_leave_the_graph_unchanged() {
+        let stats = |lines: &[&str]| {
+            redis::Value::Array(vec![redis::Value::Array(
+                lines.iter().map(|l| redis::Value::BulkString(l.as_bytes().to_vec())).collect(),
+            )])
+        };
+        let timing = "Query internal execution time: 0.05 milliseconds";
+        assert!(!super::changed_graph(&stats(&["Cached execution: 1", timing])));
+        assert!(!super::changed_graph(&stats(&["Properties set: 0", timing])));
+        assert!(super::changed_graph(&stats(&["Nodes created: 1", timing])));
+        assert!(super::changed_graph(&stats(&["Indices created: 1"])));
+        assert!(super::changed_graph(&stats(&["something new"])));
+        assert!(super::changed_graph(&redis::Value::Nil));
+    }
+
     use super::*;
 
     fn bulk(s: &str) -> R {

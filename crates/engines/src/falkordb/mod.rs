@@ -6,7 +6,7 @@ mod decode;
 pub mod server;
 
 use std::collections::BTreeMap;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use graphlancer_model::{Graph, ID_PROPERTY, ResultSet, ScriptDialect, Value, creation_script, quote_identifier};
 
@@ -15,7 +15,7 @@ use self::server::ManagedServer;
 use crate::install::FalkorDbInstall;
 use crate::outcome::{ErrorClass, Outcome};
 use crate::settings::{FALKORDB_INDEX, Settings};
-use crate::{Engine, EngineError, ExecOptions, may_write, millis};
+use crate::{Engine, EngineError, ExecOptions, Overhead, may_write, millis};
 
 const ENGINE: &str = "falkordb";
 /// The graph key graphlancer uses on a server.
@@ -42,6 +42,7 @@ pub struct FalkorDb {
     row_cap: Option<usize>,
     /// What the last full load read back, reused by reloads of the same graph.
     loaded: Option<Loaded>,
+    overhead: Overhead,
 }
 
 /// Ids and catalog as read right after loading a graph.
@@ -78,6 +79,7 @@ impl FalkorDb {
             settings: Settings::default(),
             row_cap: None,
             loaded: None,
+            overhead: Overhead::default(),
         };
         db.version = db.module_version()?;
         Ok(db)
@@ -306,6 +308,7 @@ impl FalkorDb {
         timed_out: bool,
         timeout: Duration,
     ) -> Result<Outcome, EngineError> {
+        let t = Instant::now();
         let mut message = format!("connection to {} lost: {cause}", self.address);
         if let Some(server) = self.server.as_mut() {
             let running = server.is_running();
@@ -319,6 +322,7 @@ impl FalkorDb {
         self.conn = open_connection(&self.address)?;
         self.row_cap = None;
         self.restore()?;
+        self.overhead.restarted(t.elapsed());
         Ok(if timed_out && !message.contains("server exited") {
             Outcome::Timeout { after_ms: millis(timeout) }
         } else {
@@ -411,8 +415,14 @@ impl Engine for FalkorDb {
             Err(e) => return self.recover(&e, e.is_timeout(), opts.timeout),
             Ok(()) => {}
         }
+        // FalkorDB counts what a query changed; a write that changed nothing
+        // (no row matched, say) needs no restore.
+        let mut changed = true;
         let outcome = match self.query(query, opts.timeout) {
-            Ok(reply) => self.decode(&reply, opts.values)?,
+            Ok(reply) => {
+                changed = decode::changed_graph(&reply);
+                self.decode(&reply, opts.values)?
+            }
             Err(e) if is_server_error(&e) => {
                 let text = e.detail().map_or_else(|| e.to_string(), |d| format!("{} {d}", e.code().unwrap_or("")));
                 classify(text)
@@ -425,7 +435,13 @@ impl Engine for FalkorDb {
             Outcome::Rows(r) if r.rows.len() > opts.max_rows => Outcome::TooLarge { max_rows: opts.max_rows },
             other => other,
         };
-        if may_write(query) && self.restore().is_err() {
+        let t = Instant::now();
+        let restore = changed && may_write(query);
+        let restored = !restore || self.restore().is_ok();
+        if restore {
+            self.overhead.restored(t.elapsed());
+        }
+        if !restored {
             // The server died or hung while the graph was put back after this
             // query: an engine fault seen at this query (the crash oracle
             // re-runs it, and marks it when it does not repeat).
@@ -434,7 +450,9 @@ impl Engine for FalkorDb {
             };
             let died = !server.is_running();
             let tail = server.log_tail();
+            let t = Instant::now();
             self.restore_or_restart()?;
+            self.overhead.restarted(t.elapsed());
             return Ok(if died {
                 Outcome::Crash {
                     message: format!("the server exited while the graph was restored; last log lines:\n{tail}"),
@@ -444,6 +462,10 @@ impl Engine for FalkorDb {
             });
         }
         Ok(outcome)
+    }
+
+    fn take_overhead(&mut self) -> Overhead {
+        std::mem::take(&mut self.overhead)
     }
 }
 
