@@ -16,9 +16,11 @@ use graphlancer_model::{Graph, GraphConfig, Language, ScriptDialect, creation_sc
 
 mod engines;
 mod generate;
+mod merge;
 mod run;
 mod table;
 mod tck;
+mod workers;
 
 /// Finds bugs in graph database engines with generated graphs and queries.
 #[derive(Debug, Parser)]
@@ -65,6 +67,16 @@ enum Command {
     },
     /// Runs a campaign: generated graphs and queries on one or more engines, judged by oracles.
     Run(run::RunArgs),
+    /// Joins the folders of a campaign's shards (`run --shard I/N`) into one:
+    /// findings deduplicated by signature, summaries added up.
+    Merge {
+        /// The folder to write; it must not hold a campaign yet.
+        #[arg(long)]
+        out: std::path::PathBuf,
+        /// The campaigns' folders.
+        #[arg(required = true)]
+        inputs: Vec<std::path::PathBuf>,
+    },
     /// Runs a finding again: exit 0 if it reproduces, 1 if not, 2 on error.
     Replay {
         /// The finding's folder (with case.json).
@@ -395,6 +407,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Run(args) => run::run(args),
+        Command::Merge { out, inputs } => merge::merge(&out, &inputs),
         Command::Tck { dir, engine, filter, failures, json, timeout } => {
             tck::run(&dir, &engine, filter.as_deref(), failures, json, timeout)
         }

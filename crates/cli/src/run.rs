@@ -9,7 +9,7 @@ use anyhow::{Context, Result};
 use graphlancer_cypher::{DialectProfile, GeneratorConfig, Preset};
 use graphlancer_engines::{Engine, EngineSpec, ExecOptions};
 use graphlancer_model::{GraphConfig, Language};
-use graphlancer_oracles::campaign::{Budget, PlanUse};
+use graphlancer_oracles::campaign::{Budget, Part, PlanUse};
 use graphlancer_oracles::reduce::Limits;
 use graphlancer_oracles::report::read_case;
 use graphlancer_oracles::{Campaign, CampaignConfig, JudgeCx, OracleKind, Summary, Verdict, oracle};
@@ -82,6 +82,27 @@ pub(crate) struct RunArgs {
     /// engines: grafeo, graphersal; oracles: crash, error, differential).
     #[arg(long, default_value = "cypher")]
     language: Language,
+    /// Campaign loops side by side, each with its own engines and its own
+    /// graphs, writing into one findings folder. Default: one per core (one
+    /// with an engine on a server graphlancer does not start).
+    #[arg(long)]
+    workers: Option<u64>,
+    /// Run shard I of N (`0/4` ... `3/4`): only the graphs whose index is I
+    /// modulo N, so N shards on N machines draw the graphs one campaign
+    /// would, each once. `graphlancer merge` joins their folders.
+    #[arg(long, value_parser = parse_shard)]
+    shard: Option<Part>,
+}
+
+/// `I/N` with I < N.
+fn parse_shard(s: &str) -> Result<Part, String> {
+    let bad = || format!("a shard is I/N with 0 <= I < N, e.g. 0/4, not '{s}'");
+    let (i, n) = s.split_once('/').ok_or_else(bad)?;
+    let (index, of): (u64, u64) = (i.trim().parse().map_err(|_| bad())?, n.trim().parse().map_err(|_| bad())?);
+    if index >= of {
+        return Err(bad());
+    }
+    Ok(Part { index, of })
 }
 
 pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
@@ -142,6 +163,18 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
         }
         None => (GeneratorConfig::preset(preset), BTreeMap::new(), Limits::default()),
     };
+    // Checked before any engine starts: a server that is not there is a
+    // second problem.
+    let remote = specs.iter().find(|s| s.is_remote());
+    let workers = match (args.workers, remote) {
+        (Some(0), _) => anyhow::bail!("--workers must be at least 1"),
+        (Some(n), Some(spec)) if n > 1 => anyhow::bail!(
+            "--workers {n}: {spec} is a server graphlancer does not start, and it holds one graph at a time; use --workers 1"
+        ),
+        (Some(n), _) => n,
+        (None, Some(_)) => 1,
+        (None, None) => std::thread::available_parallelism().map_or(1, |n| n.get() as u64),
+    };
     let engines = open_all(&specs)?;
     for e in &engines {
         crate::speaks(e.as_ref(), args.language)?;
@@ -179,8 +212,9 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
         reduction,
         plans,
         record: false,
+        part: args.shard.unwrap_or_default(),
+        write_summary: true,
     };
-    let mut campaign = Campaign::new(engines, profile, config)?;
     let bar = progress_bar(
         match budget {
             Budget::Queries(n) => n,
@@ -188,7 +222,7 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
         },
         args.json,
     );
-    let summary = campaign.run(&mut |s: &Summary| {
+    let show = |s: &Summary| {
         match budget {
             Budget::Queries(_) => bar.set_position(s.queries),
             Budget::Time(_) => bar.set_position(s.seconds as u64),
@@ -201,7 +235,12 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
             s.findings_duplicate,
             s.flaky
         ));
-    })?;
+    };
+    let summary = if workers == 1 {
+        Campaign::new(engines, profile, config)?.run(&mut |s: &Summary| show(s))?
+    } else {
+        crate::workers::run(engines, &specs, profile, config, workers, &show)?
+    };
     bar.finish_and_clear();
     if args.json {
         println!("{}", serde_json::to_string_pretty(&summary)?);
@@ -272,12 +311,14 @@ fn with_configurations(specs: &[EngineSpec]) -> Result<Vec<EngineSpec>> {
     Ok(out)
 }
 
-fn open_all(specs: &[EngineSpec]) -> Result<Vec<Box<dyn Engine>>> {
+pub(crate) fn open_all(specs: &[EngineSpec]) -> Result<Vec<Box<dyn Engine>>> {
     let options = crate::open_options()?;
     specs.iter().map(|s| Ok(graphlancer_engines::open(s, &options)?)).collect()
 }
 
 fn describe(s: &Summary, out: &Path) -> String {
+    // With several workers, each part of the time counts every worker's.
+    let worker_seconds = (s.seconds * s.workers.max(1) as f64).max(1e-9);
     let mut t = format!(
         "{} queries on {} graphs in {:.1} s ({:.1} queries/s) · seed {} · oracles {} · dialect {}\n",
         s.queries,
@@ -314,16 +355,17 @@ fn describe(s: &Summary, out: &Path) -> String {
         s.features_used,
         s.features_enabled,
         s.harness_seconds,
-        100.0 * s.harness_seconds / s.seconds.max(1e-9)
+        100.0 * s.harness_seconds / worker_seconds
     ));
     let parts: Vec<String> = s
         .time
         .parts()
         .iter()
         .filter(|(_, secs)| *secs >= 0.05)
-        .map(|(name, secs)| format!("{name} {secs:.1} s ({:.0}%)", 100.0 * secs / s.seconds.max(1e-9)))
+        .map(|(name, secs)| format!("{name} {secs:.1} s ({:.0}%)", 100.0 * secs / worker_seconds))
         .collect();
-    t.push_str(&format!("  wall time: {}\n", parts.join(" · ")));
+    let workers = if s.workers > 1 { format!(" of {} workers", s.workers) } else { String::new() };
+    t.push_str(&format!("  wall time{workers}: {}\n", parts.join(" · ")));
     let lengths: Vec<String> = s
         .non_empty_by_length
         .iter()
@@ -617,6 +659,8 @@ pub(crate) fn bench_overhead(queries: u64, seed: u64, repeat: u32) -> Result<Exi
             frequencies: true,
             pool_clauses: (3, 8),
             exec,
+            part: Part::default(),
+            write_summary: true,
             out: out.path().to_owned(),
             reduce: false,
             reduction: graphlancer_oracles::reduce::Limits::default(),

@@ -59,7 +59,7 @@ pub const DEFAULT_MAX_ROWS: usize = 10_000;
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// A database graphlancer can load graphs into and run queries on.
-pub trait Engine {
+pub trait Engine: Send {
     /// The engine spec this adapter was opened from, e.g. `falkordb`.
     fn name(&self) -> &str;
     /// The engine's own version string.

@@ -159,6 +159,12 @@ pub enum SpecError {
 }
 
 impl EngineSpec {
+    /// Whether the engine is a server someone else runs (at `HOST:PORT`):
+    /// one graph at a time, so one campaign loop at a time.
+    pub fn is_remote(&self) -> bool {
+        matches!(self, Self::GremlinServer { .. } | Self::FalkorDbRemote { .. } | Self::Bolt { .. })
+    }
+
     /// The engine family whose switches this spec may set, if any.
     pub fn family(&self) -> &'static str {
         match self {

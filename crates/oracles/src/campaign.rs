@@ -8,6 +8,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use graphlancer_cypher::{DialectProfile, Feature, Generated, Generator, GeneratorConfig, KeyFrequencies, Mutation};
@@ -15,7 +16,7 @@ use graphlancer_engines::{Engine, EngineError, ExecOptions, Outcome, Overhead};
 use graphlancer_gremlin::{GremlinConfig, GremlinDialect, TraversalGenerator};
 use graphlancer_model::{GraphConfig, Language, derive_rng, generate};
 use rand::Rng;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::oracle::{BuildCx, CaseQuery, Finding, JudgeCx, Oracle, OracleKind, TestCase, Verdict, oracle};
 use crate::reduce::Reducer;
@@ -83,6 +84,40 @@ pub struct CampaignConfig {
     /// (count, and put a query whose plan shows a combination not seen
     /// before into the mutation pool, DOT's guided generation).
     pub plans: PlanUse,
+    /// The part of the seed space this campaign draws its graphs from.
+    pub part: Part,
+    /// Whether the campaign writes `OUT/summary.json` itself; the workers of
+    /// one run do not, their run writes the sum of theirs.
+    pub write_summary: bool,
+}
+
+/// A part of a campaign's seed space: the graphs whose index is `index`
+/// modulo `of`. Shards and workers take disjoint parts, so together they
+/// draw the graphs one campaign would, each graph once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Part {
+    /// Which part, from 0.
+    pub index: u64,
+    /// Of how many.
+    pub of: u64,
+}
+
+impl Default for Part {
+    fn default() -> Self {
+        Self { index: 0, of: 1 }
+    }
+}
+
+impl Part {
+    /// Part `index` of this part cut into `of`: worker `w` of a shard.
+    pub fn split(self, index: u64, of: u64) -> Part {
+        Part { index: self.index + self.of * index, of: self.of * of }
+    }
+
+    /// The index of this part's `n`-th graph.
+    pub fn graph(self, n: u64) -> u64 {
+        self.index + self.of * n
+    }
 }
 
 /// What a campaign does with plans.
@@ -114,7 +149,8 @@ pub enum Sent {
 }
 
 /// Per-engine counts.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default)]
 pub struct EngineSummary {
     /// Spec.
     pub spec: String,
@@ -123,7 +159,7 @@ pub struct EngineSummary {
     /// Queries that returned rows (or none).
     pub accepted: u64,
     /// Errors by class.
-    pub rejected: BTreeMap<&'static str, u64>,
+    pub rejected: BTreeMap<String, u64>,
     /// Queries that returned at least one row.
     pub non_empty: u64,
     /// Timeouts.
@@ -157,7 +193,8 @@ pub struct EngineSummary {
 }
 
 /// One kind of error message an engine gave.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default)]
 pub struct ErrorSample {
     /// How many queries drew it.
     pub count: u64,
@@ -165,13 +202,16 @@ pub struct ErrorSample {
     pub query: String,
 }
 
-/// What a campaign did, on screen at the end and in `OUT/summary.json`.
-#[derive(Debug, Clone, Default, Serialize)]
+/// What a campaign did, on screen at the end and in `OUT/summary.json`
+/// (read back by `graphlancer merge` and `report`; a field an older
+/// summary lacks reads as empty).
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Summary {
     /// Campaign seed.
     pub seed: u64,
     /// Oracles run.
-    pub oracles: Vec<&'static str>,
+    pub oracles: Vec<String>,
     /// Dialect profile generated from.
     pub dialect: String,
     /// Graphs generated.
@@ -217,6 +257,8 @@ pub struct Summary {
     pub plan_timeline: Vec<(u64, f64, usize)>,
     /// Queries whose plan an engine could not give.
     pub plans_missing: u64,
+    /// Campaign loops that ran side by side (`--workers`).
+    pub workers: u64,
     /// Wall time.
     pub seconds: f64,
     /// Queries per second.
@@ -239,9 +281,85 @@ pub struct Summary {
     pub interrupted: Option<String>,
 }
 
+impl Summary {
+    /// Adds the summary of another worker of the same run: counts add up,
+    /// the run lasted as long as its longest worker, and the time parts add
+    /// up to [`Summary::seconds`] times [`Summary::workers`].
+    pub fn absorb(&mut self, o: &Summary) {
+        self.workers += o.workers;
+        self.graphs += o.graphs;
+        self.queries += o.queries;
+        self.followup_queries += o.followup_queries;
+        self.mutated += o.mutated;
+        for (mine, theirs) in self.engines.iter_mut().zip(&o.engines) {
+            mine.absorb(theirs);
+        }
+        self.findings_new += o.findings_new;
+        self.findings_duplicate += o.findings_duplicate;
+        self.flaky += o.flaky;
+        self.slow += o.slow;
+        self.expensive += o.expensive;
+        self.reduction_seconds.extend(&o.reduction_seconds);
+        self.harness_faults += o.harness_faults;
+        for (name, r) in &o.relations {
+            let mine = self.relations.entry(name.clone()).or_default();
+            mine.run += r.run;
+            mine.findings += r.findings;
+            for (reason, n) in &r.skipped {
+                *mine.skipped.entry(reason.clone()).or_default() += n;
+            }
+        }
+        self.unreproduced_faults += o.unreproduced_faults;
+        for (length, (n, non_empty)) in &o.non_empty_by_length {
+            let slot = self.non_empty_by_length.entry(*length).or_default();
+            slot.0 += n;
+            slot.1 += non_empty;
+        }
+        // Each worker counts the combinations and productions it saw; the
+        // run saw at least the most any one of them did.
+        self.plan_combinations = self.plan_combinations.max(o.plan_combinations);
+        self.plans_missing += o.plans_missing;
+        self.features_used = self.features_used.max(o.features_used);
+        self.seconds = self.seconds.max(o.seconds);
+        self.queries_per_second = self.queries as f64 / self.seconds.max(1e-9);
+        self.harness_seconds += o.harness_seconds;
+        for (mine, theirs) in self.time.parts_mut().into_iter().zip(o.time.parts()) {
+            *mine += theirs.1;
+        }
+        self.findings.extend(o.findings.iter().map(|(k, v)| (k.clone(), v.clone())));
+        self.interrupted = self.interrupted.take().or_else(|| o.interrupted.clone());
+    }
+}
+
+impl EngineSummary {
+    fn absorb(&mut self, o: &EngineSummary) {
+        self.accepted += o.accepted;
+        for (class, n) in &o.rejected {
+            *self.rejected.entry(class.clone()).or_default() += n;
+        }
+        self.non_empty += o.non_empty;
+        self.timeouts += o.timeouts;
+        self.crashes += o.crashes;
+        self.too_large += o.too_large;
+        self.undecodable += o.undecodable;
+        self.engine_seconds += o.engine_seconds;
+        self.restores += o.restores;
+        self.restore_seconds += o.restore_seconds;
+        self.restarts += o.restarts;
+        self.restart_seconds += o.restart_seconds;
+        self.compared_with_reference += o.compared_with_reference;
+        self.agreed_with_reference += o.agreed_with_reference;
+        for (message, sample) in &o.errors {
+            let mine = self.errors.entry(message.clone()).or_insert_with(|| ErrorSample { count: 0, ..sample.clone() });
+            mine.count += sample.count;
+        }
+    }
+}
+
 /// A campaign's wall time by what it was spent on, in seconds; the parts
-/// add up to [`Summary::seconds`].
-#[derive(Debug, Clone, Default, Serialize)]
+/// add up to [`Summary::seconds`] (times the workers, with several).
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default)]
 pub struct WallTime {
     /// Engines answering queries (generated, the oracles' own, re-runs that
     /// confirm a finding), timeouts apart.
@@ -263,6 +381,19 @@ pub struct WallTime {
 }
 
 impl WallTime {
+    fn parts_mut(&mut self) -> [&mut f64; 8] {
+        [
+            &mut self.queries,
+            &mut self.timeouts,
+            &mut self.restores,
+            &mut self.restarts,
+            &mut self.loads,
+            &mut self.plans,
+            &mut self.reduction,
+            &mut self.harness,
+        ]
+    }
+
     /// The parts as `(name, seconds)`, in the order they are printed.
     pub fn parts(&self) -> [(&'static str, f64); 8] {
         [
@@ -279,7 +410,8 @@ impl WallTime {
 }
 
 /// What one relation (kind of test case) did in a campaign.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default)]
 pub struct RelationSummary {
     /// Cases built and judged.
     pub run: u64,
@@ -308,7 +440,7 @@ pub struct Campaign {
     engines: Vec<Box<dyn Engine>>,
     profile: DialectProfile,
     config: CampaignConfig,
-    store: ReportStore,
+    store: Arc<Mutex<ReportStore>>,
     sent: Vec<Sent>,
     /// When a time budget runs out; reductions stop there too.
     deadline: Option<Instant>,
@@ -388,7 +520,7 @@ impl Campaign {
         config.generator.validate().map_err(|e| CampaignError::Config(e.to_string()))?;
         std::fs::create_dir_all(&config.out)
             .map_err(|e| CampaignError::Report(ReportError::Io { path: config.out.clone(), source: e }))?;
-        let store = ReportStore::open(&config.out)?;
+        let store = Arc::new(Mutex::new(ReportStore::open(&config.out)?));
         let overheads = vec![Overhead::default(); engines.len()];
         Ok(Self {
             engines,
@@ -402,6 +534,13 @@ impl Campaign {
         })
     }
 
+    /// This campaign writing into `store`, shared with the other workers of
+    /// a run, instead of its own.
+    pub fn with_store(mut self, store: Arc<Mutex<ReportStore>>) -> Self {
+        self.store = store;
+        self
+    }
+
     /// Runs until the budget is spent; `progress` sees the summary after each query.
     pub fn run(&mut self, progress: &mut dyn FnMut(&Summary)) -> Result<Summary, CampaignError> {
         let started = Instant::now();
@@ -409,7 +548,7 @@ impl Campaign {
         let names: Vec<String> = self.engines.iter().map(|e| e.name().to_owned()).collect();
         let mut s = Summary {
             seed: self.config.seed,
-            oracles: self.config.oracles.iter().map(|o| o.name()).collect(),
+            oracles: self.config.oracles.iter().map(|o| o.name().to_owned()).collect(),
             dialect: self.profile.name.clone(),
             engines: self
                 .engines
@@ -420,7 +559,8 @@ impl Campaign {
                     ..EngineSummary::default()
                 })
                 .collect(),
-            unfinished_reports: self.store.unfinished().iter().map(|p| p.display().to_string()).collect(),
+            workers: 1,
+            unfinished_reports: self.store().unfinished().iter().map(|p| p.display().to_string()).collect(),
             ..Summary::default()
         };
         // In the order verdicts are asked for: crash first.
@@ -466,8 +606,10 @@ impl Campaign {
             d.steps.retain(|s| crate::cross_language::FRAGMENT.contains(s));
             d
         });
-        let mut graph_index = 0u64;
+        let mut nth_graph = 0u64;
         'graphs: while !done(&s) {
+            let graph_index = self.config.part.graph(nth_graph);
+            nth_graph += 1;
             let graph_seed = derive_rng(self.config.seed, &[stream::GRAPH, graph_index]).random::<u64>();
             let graph = generate(graph_seed, &self.config.graph).map_err(|e| CampaignError::Config(e.to_string()))?;
             let t = Instant::now();
@@ -490,7 +632,6 @@ impl Campaign {
                     self.traversal(&mut s, &mut engine_time, &oracles, &names, at, &traversals, &mut used_steps)?;
                     self.tick(&mut s, started, &mut last_written, progress)?;
                 }
-                graph_index += 1;
                 continue;
             }
             let generator = Generator::new(&graph, &profile, &generator_config);
@@ -641,7 +782,6 @@ impl Campaign {
                 }
                 self.tick(&mut s, started, &mut last_written, progress)?;
             }
-            graph_index += 1;
         }
         s.seconds = started.elapsed().as_secs_f64();
         s.queries_per_second = s.queries as f64 / s.seconds.max(1e-9);
@@ -658,8 +798,17 @@ impl Campaign {
             s.features_used = enabled.iter().filter(|f| used.contains(f)).count();
         }
         s.interrupted = crate::interrupt::requested().map(crate::interrupt::name);
-        self.write_summary(&s)?;
+        if self.config.write_summary {
+            write_summary(&self.config.out, &s)?;
+        }
         Ok(s)
+    }
+
+    /// The report store, shared with the other workers of a run.
+    fn store(&self) -> std::sync::MutexGuard<'_, ReportStore> {
+        // A worker that panicked holding the lock left the store as it was
+        // between two whole operations: each writes aside, then renames.
+        self.store.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// Copies the time breakdown and each engine's restores and restarts
@@ -694,23 +843,13 @@ impl Campaign {
         progress: &mut dyn FnMut(&Summary),
     ) -> Result<(), CampaignError> {
         s.seconds = started.elapsed().as_secs_f64();
+        self.account(s);
         progress(s);
-        if last_written.elapsed() >= SUMMARY_EVERY {
-            self.account(s);
-            self.write_summary(s)?;
+        if self.config.write_summary && last_written.elapsed() >= SUMMARY_EVERY {
+            write_summary(&self.config.out, s)?;
             *last_written = Instant::now();
         }
         Ok(())
-    }
-
-    /// `OUT/summary.json`, replaced whole (written aside, then renamed), so
-    /// a campaign killed at any moment leaves the last one readable.
-    fn write_summary(&self, s: &Summary) -> Result<(), CampaignError> {
-        let path = self.config.out.join("summary.json");
-        let aside = self.config.out.join(".summary.json.writing");
-        std::fs::write(&aside, serde_json::to_string_pretty(s).expect("summaries serialize") + "\n")
-            .and_then(|()| std::fs::rename(&aside, &path))
-            .map_err(|e| CampaignError::Report(ReportError::Io { path, source: e }))
     }
 
     /// A finding: counted if its signature is known, else confirmed by
@@ -729,10 +868,11 @@ impl Campaign {
         let relation = ran.case.relation.clone();
         // A signature confirmed before is counted without re-running: a
         // frequent bug would otherwise double the cost of its queries.
-        if let Some((known, dir)) = self.store.count_known(
+        let known = self.store().count_known(
             &finding.signature,
             crate::report::Seen { seed: self.config.seed, graph: at.graph_index, case: at.case_index },
-        )? {
+        )?;
+        if let Some((known, dir)) = known {
             s.findings_duplicate += 1;
             s.relations.entry(relation).or_default().findings += 1;
             s.findings.insert(known.to_string(), dir.display().to_string());
@@ -777,8 +917,9 @@ impl Campaign {
         let generated_signature = finding.signature.clone();
         let mut finding = finding;
         let (mut state, mut reduced) = (ReductionState::NotTried, None);
-        if let Some(known) = self.store.reduction_of(&generated_signature) {
-            finding.signature = known.clone();
+        let known = self.store().reduction_of(&generated_signature).cloned();
+        if let Some(known) = known {
+            finding.signature = known;
         } else if self.config.reduce && reproduced {
             // Reduction time counts against a time budget: what is left of
             // it bounds this finding's reduction.
@@ -848,7 +989,8 @@ impl Campaign {
             case.take_reduction(r);
         }
         let signature = case.signature.clone();
-        let dir = match self.store.record(&case)? {
+        let recorded = self.store().record(&case)?;
+        let dir = match recorded {
             Recorded::New(dir) => {
                 s.findings_new += 1;
                 dir
@@ -1006,6 +1148,16 @@ impl Campaign {
     }
 }
 
+/// `OUT/summary.json`, replaced whole (written aside, then renamed), so
+/// a campaign killed at any moment leaves the last one readable.
+pub fn write_summary(out: &std::path::Path, s: &Summary) -> Result<(), CampaignError> {
+    let path = out.join("summary.json");
+    let aside = out.join(".summary.json.writing");
+    std::fs::write(&aside, serde_json::to_string_pretty(s).expect("summaries serialize") + "\n")
+        .and_then(|()| std::fs::rename(&aside, &path))
+        .map_err(|e| CampaignError::Report(ReportError::Io { path, source: e }))
+}
+
 /// Where in the campaign a case came from.
 #[derive(Clone, Copy)]
 struct Position<'g> {
@@ -1099,8 +1251,8 @@ fn count(summary: &mut EngineSummary, outcome: &Outcome, waited: Duration, query
             summary.accepted += 1;
             summary.non_empty += u64::from(!r.rows.is_empty());
         }
-        Outcome::Error { class, .. } => *summary.rejected.entry(class.name()).or_default() += 1,
-        Outcome::Open { .. } => *summary.rejected.entry("open").or_default() += 1,
+        Outcome::Error { class, .. } => *summary.rejected.entry(class.name().to_owned()).or_default() += 1,
+        Outcome::Open { .. } => *summary.rejected.entry("open".to_owned()).or_default() += 1,
         Outcome::Crash { .. } => summary.crashes += 1,
         Outcome::Timeout { .. } => summary.timeouts += 1,
         Outcome::TooLarge { .. } => summary.too_large += 1,

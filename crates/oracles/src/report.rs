@@ -500,6 +500,50 @@ impl ReportStore {
     }
 }
 
+impl ReportStore {
+    /// Takes in the finding in `dir` from another campaign's folder (a shard
+    /// of the same run): written anew here, or counted as a duplicate of the
+    /// finding with its signature, with every occurrence it had counted.
+    pub fn adopt(&mut self, dir: &Path) -> Result<Recorded, ReportError> {
+        let case = read_case(&dir.join("case.json"))?;
+        let recorded = self.record(&case)?;
+        let (Recorded::New(here) | Recorded::Duplicate(here)) = &recorded;
+        // `record` counted one occurrence; the folder may have counted more.
+        let occurrences = dir.join("occurrences");
+        let more = match std::fs::read_to_string(&occurrences) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => 0,
+            Err(e) => return Err(ReportError::Io { path: occurrences, source: e }),
+            Ok(text) => text
+                .trim()
+                .parse::<u64>()
+                .map_err(|e| ReportError::Damaged {
+                    path: occurrences.clone(),
+                    detail: format!("occurrences is not a count: {e}"),
+                })?
+                .saturating_sub(1),
+        };
+        if more > 0 {
+            let path = here.join("occurrences");
+            let seen: u64 = match std::fs::read_to_string(&path) {
+                Err(_) => 1,
+                Ok(text) => text.trim().parse().unwrap_or(1),
+            };
+            write_atomic(&path, &format!("{}\n", seen + more))?;
+        }
+        let seen = dir.join("duplicates.tsv");
+        if let Ok(lines) = std::fs::read_to_string(&seen) {
+            let list = here.join("duplicates.tsv");
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&list)
+                .and_then(|mut f| std::io::Write::write_all(&mut f, lines.as_bytes()))
+                .map_err(io(&list))?;
+        }
+        Ok(recorded)
+    }
+}
+
 /// Writes `case` over the finding in `dir` (after `graphlancer reduce`):
 /// each file replaced whole.
 pub fn rewrite(dir: &Path, case: &Case) -> Result<(), ReportError> {

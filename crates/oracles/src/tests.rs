@@ -99,6 +99,8 @@ fn config(out: &std::path::Path, oracles: Vec<OracleKind>, queries: u64) -> Camp
         reduction: crate::reduce::Limits::default(),
         record: false,
         plans: crate::campaign::PlanUse::Off,
+        part: crate::campaign::Part::default(),
+        write_summary: true,
     }
 }
 

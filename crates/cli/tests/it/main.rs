@@ -15,6 +15,7 @@ mod known_bugs;
 mod kuzu;
 mod reference;
 mod restore;
+mod scale;
 mod settings;
 mod stop;
 mod tck;

@@ -1,0 +1,100 @@
+//! `graphlancer run --workers N`: N campaign loops side by side, one thread
+//! each, every one with its own engines and its own part of the seed space,
+//! all writing into one findings folder (whose store deduplicates under a lock).
+
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+use anyhow::{Result, anyhow};
+use graphlancer_cypher::DialectProfile;
+use graphlancer_engines::{Engine, EngineSpec};
+use graphlancer_oracles::campaign::{Budget, write_summary};
+use graphlancer_oracles::{Campaign, CampaignConfig, ReportStore, Summary};
+
+/// How often a worker hands its running summary to the run.
+const SHARE_EVERY: Duration = Duration::from_millis(200);
+
+/// How often the run writes the sum of its workers' summaries.
+const WRITE_EVERY: Duration = Duration::from_secs(1);
+
+/// Runs `workers` campaigns of `config`, the first on `first` (opened
+/// already, which checked every spec), the others on engines of their own;
+/// `show` sees the running sum. A query budget is shared out among the
+/// workers, a time budget is each one's.
+pub(crate) fn run(
+    first: Vec<Box<dyn Engine>>,
+    specs: &[EngineSpec],
+    profile: DialectProfile,
+    config: CampaignConfig,
+    workers: u64,
+    show: &dyn Fn(&Summary),
+) -> Result<Summary> {
+    let workers = match config.budget {
+        Budget::Queries(n) => workers.min(n.max(1)),
+        Budget::Time(_) => workers,
+    };
+    let store = Arc::new(Mutex::new(ReportStore::open(&config.out)?));
+    let latest: Vec<Mutex<Option<Summary>>> = (0..workers).map(|_| Mutex::new(None)).collect();
+    let mut first = Some(first);
+    let results: Vec<Result<Summary>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|w| {
+                let mut own = config.clone();
+                own.part = config.part.split(w, workers);
+                own.write_summary = false;
+                if let Budget::Queries(n) = config.budget {
+                    own.budget = Budget::Queries(n / workers + u64::from(w < n % workers));
+                }
+                let (store, slot, profile, engines) =
+                    (store.clone(), &latest[w as usize], profile.clone(), first.take());
+                scope.spawn(move || -> Result<Summary> {
+                    let engines = match engines {
+                        Some(e) => e,
+                        None => crate::run::open_all(specs)?,
+                    };
+                    let mut campaign = Campaign::new(engines, profile, own)?.with_store(store);
+                    let mut shared = Instant::now() - SHARE_EVERY;
+                    let summary = campaign.run(&mut |s: &Summary| {
+                        if shared.elapsed() >= SHARE_EVERY {
+                            *slot.lock().unwrap_or_else(PoisonError::into_inner) = Some(s.clone());
+                            shared = Instant::now();
+                        }
+                    })?;
+                    Ok(summary)
+                })
+            })
+            .collect();
+        let mut written = Instant::now();
+        while !handles.iter().all(|h| h.is_finished()) {
+            std::thread::sleep(Duration::from_millis(100));
+            let running: Vec<Summary> =
+                latest.iter().filter_map(|s| s.lock().unwrap_or_else(PoisonError::into_inner).clone()).collect();
+            if let Some(sum) = total(&running) {
+                show(&sum);
+                if written.elapsed() >= WRITE_EVERY {
+                    // A failed write now is reported by the final one.
+                    let _ = write_summary(&config.out, &sum);
+                    written = Instant::now();
+                }
+            }
+        }
+        handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err(anyhow!("a campaign worker panicked")))).collect()
+    });
+    let mut done = Vec::with_capacity(results.len());
+    for r in results {
+        done.push(r?);
+    }
+    let sum = total(&done).ok_or_else(|| anyhow!("no worker ran"))?;
+    write_summary(&config.out, &sum)?;
+    Ok(sum)
+}
+
+/// The sum of the workers' summaries.
+fn total(summaries: &[Summary]) -> Option<Summary> {
+    let (first, rest) = summaries.split_first()?;
+    let mut sum = first.clone();
+    for s in rest {
+        sum.absorb(s);
+    }
+    Some(sum)
+}

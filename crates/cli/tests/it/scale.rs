@@ -1,0 +1,88 @@
+//! Workers and shards: `run --workers N`, `run --shard I/N` and `merge`.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use crate::{graphlancer, stderr};
+
+fn json(path: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(path).expect("readable")).expect("JSON")
+}
+
+/// Every finding folder under `out`: (graph index, signature, occurrences).
+fn findings(out: &Path) -> Vec<(u64, String, u64)> {
+    let Ok(dirs) = std::fs::read_dir(out.join("findings")) else { return Vec::new() };
+    dirs.map(|d| d.expect("entry").path())
+        .filter(|d| d.join("case.json").is_file())
+        .map(|d| {
+            let case = json(&d.join("case.json"));
+            let seen = std::fs::read_to_string(d.join("occurrences")).map_or(1, |t| t.trim().parse().expect("a count"));
+            (case["graph_index"].as_u64().expect("index"), case["signature"].to_string(), seen)
+        })
+        .collect()
+}
+
+fn campaign(out: &Path, extra: &[&str]) -> serde_json::Value {
+    let out_s = out.to_str().expect("utf-8");
+    let args = ["run", "--engine", "grafeo", "--engine", "falkordb", "--seed", "3", "--queries-per-graph", "40"];
+    let o = graphlancer(&[&args[..], &["--out", out_s, "--json"], extra].concat());
+    assert!(matches!(o.status.code(), Some(0 | 1)), "{}", stderr(&o));
+    serde_json::from_slice(&o.stdout).expect("summary JSON")
+}
+
+#[test]
+fn shards_draw_disjoint_graphs_and_merge_into_one_folder() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let shards: Vec<_> = (0..2).map(|i| dir.path().join(format!("shard{i}"))).collect();
+    for (i, out) in shards.iter().enumerate() {
+        let s = campaign(out, &["--queries", "120", "--workers", "1", "--shard", &format!("{i}/2")]);
+        assert_eq!(s["queries"], 120);
+        for (graph, _, _) in findings(out) {
+            assert_eq!(graph % 2, i as u64, "shard {i} drew graph {graph}");
+        }
+    }
+    let merged = dir.path().join("merged");
+    let paths: Vec<&str> = shards.iter().map(|p| p.to_str().expect("utf-8")).collect();
+    let o = graphlancer(&[&["merge", "--out", merged.to_str().expect("utf-8")][..], &paths].concat());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let inputs: Vec<_> = shards.iter().flat_map(|s| findings(s)).collect();
+    let out = findings(&merged);
+    assert!(!inputs.is_empty(), "the shards found nothing to merge");
+    // One folder per signature, every occurrence kept.
+    let distinct: BTreeSet<&String> = inputs.iter().map(|(_, s, _)| s).collect();
+    assert_eq!(out.len(), distinct.len());
+    let count = |f: &[(u64, String, u64)]| f.iter().map(|(_, _, n)| n).sum::<u64>();
+    assert_eq!(count(&out), count(&inputs));
+    let summary = json(&merged.join("summary.json"));
+    assert_eq!(summary["queries"], 240);
+    assert_eq!(summary["findings_new"], out.len() as u64);
+    // A merged folder is not merged into again, and a folder without a summary is refused.
+    let again = graphlancer(&[&["merge", "--out", merged.to_str().expect("utf-8")][..], &paths].concat());
+    assert_eq!(again.status.code(), Some(2));
+    assert!(stderr(&again).contains("already holds a campaign"), "{}", stderr(&again));
+    let empty = tempfile::tempdir().expect("tempdir");
+    let bad = graphlancer(&["merge", "--out", "unused", empty.path().to_str().expect("utf-8")]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(stderr(&bad).contains("not a campaign folder"), "{}", stderr(&bad));
+}
+
+#[test]
+fn workers_share_the_budget_and_one_findings_folder() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("out");
+    let s = campaign(&out, &["--queries", "160", "--workers", "2"]);
+    assert_eq!(s["workers"], 2);
+    assert_eq!(s["queries"], 160);
+    // Each worker drew its own graphs: 160 queries at 40 a graph.
+    assert_eq!(s["graphs"], 4);
+    let found = findings(&out);
+    assert!(found.iter().any(|(g, _, _)| g % 2 == 0) && found.iter().any(|(g, _, _)| g % 2 == 1), "{found:?}");
+    let signatures: BTreeSet<&String> = found.iter().map(|(_, s, _)| s).collect();
+    assert_eq!(signatures.len(), found.len(), "two folders for one signature");
+    assert_eq!(json(&out.join("summary.json")), s);
+    let zero = graphlancer(&["run", "--workers", "0", "--out", out.to_str().expect("utf-8")]);
+    assert_eq!(zero.status.code(), Some(2));
+    let remote = graphlancer(&["run", "--engine", "falkordb://127.0.0.1:1", "--workers", "2"]);
+    assert_eq!(remote.status.code(), Some(2));
+    assert!(stderr(&remote).contains("--workers 1"), "{}", stderr(&remote));
+}
