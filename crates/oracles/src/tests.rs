@@ -2,9 +2,8 @@
 //! engine, whose answers the tests choose. What the oracles make of real
 //! engines is tested against them in the CLI's integration tests.
 
-use std::cell::RefCell;
 use std::collections::BTreeMap;
-use std::rc::Rc;
+use std::sync::{Arc, Mutex};
 
 use graphlancer_cypher::{DialectProfile, GeneratorConfig, Preset};
 use graphlancer_engines::{Engine, EngineError, ErrorClass, ExecOptions, Outcome};
@@ -14,29 +13,29 @@ use crate::campaign::{Budget, Campaign, CampaignConfig, Summary};
 use crate::oracle::OracleKind;
 use crate::report::{ReductionState, ReportStore, read_case};
 
-type Answer = dyn FnMut(&str) -> Outcome;
+type Answer = dyn FnMut(&str) -> Outcome + Send;
 
 /// An engine that answers with a closure and remembers what it was sent.
 struct Fake {
     name: String,
     answer: Box<Answer>,
-    sent: Rc<RefCell<Vec<String>>>,
+    sent: Arc<Mutex<Vec<String>>>,
     /// The graph loaded last, for answers that depend on it.
-    loaded: Rc<RefCell<Option<Graph>>>,
+    loaded: Arc<Mutex<Option<Graph>>>,
 }
 
 impl Fake {
-    fn new(name: &str, answer: impl FnMut(&str) -> Outcome + 'static) -> (Self, Rc<RefCell<Vec<String>>>) {
-        let sent = Rc::new(RefCell::new(Vec::new()));
-        let loaded = Rc::new(RefCell::new(None));
+    fn new(name: &str, answer: impl FnMut(&str) -> Outcome + Send + 'static) -> (Self, Arc<Mutex<Vec<String>>>) {
+        let sent = Arc::new(Mutex::new(Vec::new()));
+        let loaded = Arc::new(Mutex::new(None));
         (Self { name: name.into(), answer: Box::new(answer), sent: sent.clone(), loaded }, sent)
     }
 
     /// A fake whose answer reads the graph loaded last.
-    fn on_graph(name: &str, mut answer: impl FnMut(&str, &Graph) -> Outcome + 'static) -> Self {
-        let loaded: Rc<RefCell<Option<Graph>>> = Rc::new(RefCell::new(None));
+    fn on_graph(name: &str, mut answer: impl FnMut(&str, &Graph) -> Outcome + Send + 'static) -> Self {
+        let loaded: Arc<Mutex<Option<Graph>>> = Arc::new(Mutex::new(None));
         let seen = loaded.clone();
-        let (mut fake, _) = Fake::new(name, move |q| answer(q, seen.borrow().as_ref().expect("a graph is loaded")));
+        let (mut fake, _) = Fake::new(name, move |q| answer(q, seen.lock().expect("not poisoned").as_ref().expect("a graph is loaded")));
         fake.loaded = loaded;
         fake
     }
@@ -53,11 +52,11 @@ impl Engine for Fake {
         "neo4j5"
     }
     fn load(&mut self, graph: &Graph) -> Result<(), EngineError> {
-        *self.loaded.borrow_mut() = Some(graph.clone());
+        *self.loaded.lock().expect("not poisoned") = Some(graph.clone());
         Ok(())
     }
     fn execute(&mut self, query: &str, opts: &ExecOptions) -> Result<Outcome, EngineError> {
-        self.sent.borrow_mut().push(query.to_owned());
+        self.sent.lock().expect("not poisoned").push(query.to_owned());
         // `slow` in the name: every query takes a little more than the
         // default timeout (simulated: a longer timeout gets an answer late).
         // `stuck` in the name: no query ever finishes.
@@ -117,7 +116,7 @@ fn an_engine_that_always_agrees_with_itself_has_no_findings() {
     let s = run(vec![Box::new(fake)], config(dir.path(), vec![OracleKind::Crash, OracleKind::Rewrite], 60));
     assert_eq!(s.queries, 60);
     assert_eq!(s.findings_new + s.findings_duplicate, 0, "{:?}", s.findings);
-    assert_eq!(sent.borrow().len() as u64, s.queries + s.followup_queries);
+    assert_eq!(sent.lock().expect("not poisoned").len() as u64, s.queries + s.followup_queries);
     assert!(s.followup_queries > 0, "the rewrite oracle ran queries of its own");
 }
 
@@ -404,7 +403,7 @@ fn localization_descends_to_the_deepest_differing_part() {
     let sizes = (answer("size(", true), answer("size(", false));
     let culprit = locate(&mut engines, "RETURN size([null, 1]) AS a0", sizes.clone(), Symptom::Values).expect("found");
     assert_eq!((culprit.text.as_str(), culprit.kind.as_str()), ("[null, 1]", "list(Value)"));
-    assert!(sent.borrow().iter().any(|q| q.contains("RETURN null")), "the list's elements were probed: {sent:?}");
+    assert!(sent.lock().expect("not poisoned").iter().any(|q| q.contains("RETURN null")), "the list's elements were probed: {sent:?}");
 
     // Under count(), the probe returns the counted rows: two against one.
     let rows = move |n: usize| Outcome::Rows(ResultSet::new(vec!["x".into()], vec![vec![Value::Int(1)]; n]));
