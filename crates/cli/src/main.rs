@@ -16,7 +16,9 @@ use graphlancer_model::{Graph, GraphConfig, Language, ScriptDialect, creation_sc
 
 mod engines;
 mod generate;
+mod junit;
 mod merge;
+mod report;
 mod run;
 mod table;
 mod tck;
@@ -76,6 +78,13 @@ enum Command {
         /// The campaigns' folders.
         #[arg(required = true)]
         inputs: Vec<std::path::PathBuf>,
+    },
+    /// Writes OUT/report.html: one self-contained page about a campaign
+    /// (summary, plots over time, coverage, errors, each finding with the
+    /// engines' answers side by side).
+    Report {
+        /// The campaign's folder (with summary.json).
+        out: std::path::PathBuf,
     },
     /// Runs a finding again: exit 0 if it reproduces, 1 if not, 2 on error.
     Replay {
@@ -408,6 +417,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Run(args) => run::run(args),
         Command::Merge { out, inputs } => merge::merge(&out, &inputs),
+        Command::Report { out } => report::write(&out).map(|page| {
+            println!("{}", page.display());
+            ExitCode::SUCCESS
+        }),
         Command::Tck { dir, engine, filter, failures, json, timeout } => {
             tck::run(&dir, &engine, filter.as_deref(), failures, json, timeout)
         }

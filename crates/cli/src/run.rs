@@ -87,6 +87,10 @@ pub(crate) struct RunArgs {
     /// with an engine on a server graphlancer does not start).
     #[arg(long)]
     workers: Option<u64>,
+    /// Also write the findings as JUnit XML (one failed test case each) to
+    /// this file, for CI systems.
+    #[arg(long)]
+    junit: Option<PathBuf>,
     /// Run shard I of N (`0/4` ... `3/4`): only the graphs whose index is I
     /// modulo N, so N shards on N machines draw the graphs one campaign
     /// would, each once. `graphlancer merge` joins their folders.
@@ -242,6 +246,9 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
         crate::workers::run(engines, &specs, profile, config, workers, &show)?
     };
     bar.finish_and_clear();
+    if let Some(path) = &args.junit {
+        crate::junit::write(path, &summary)?;
+    }
     if args.json {
         println!("{}", serde_json::to_string_pretty(&summary)?);
     } else {

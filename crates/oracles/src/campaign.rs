@@ -257,6 +257,8 @@ pub struct Summary {
     pub plan_timeline: Vec<(u64, f64, usize)>,
     /// Queries whose plan an engine could not give.
     pub plans_missing: u64,
+    /// The campaign as it went, about a sample a second.
+    pub timeline: Vec<Sample>,
     /// Campaign loops that ran side by side (`--workers`).
     pub workers: u64,
     /// Wall time.
@@ -279,6 +281,17 @@ pub struct Summary {
     /// The signal that stopped the campaign before its budget, if one did.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub interrupted: Option<String>,
+}
+
+/// Where a campaign was at one moment.
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize)]
+pub struct Sample {
+    /// Seconds since it started.
+    pub seconds: f64,
+    /// Generated queries run so far.
+    pub queries: u64,
+    /// Confirmed findings so far, new and duplicate.
+    pub findings: u64,
 }
 
 impl Summary {
@@ -325,6 +338,18 @@ impl Summary {
         self.harness_seconds += o.harness_seconds;
         for (mine, theirs) in self.time.parts_mut().into_iter().zip(o.time.parts()) {
             *mine += theirs.1;
+        }
+        // Workers sample once a second from the same start: the i-th
+        // samples fall within a second of each other.
+        for (i, theirs) in o.timeline.iter().enumerate() {
+            match self.timeline.get_mut(i) {
+                Some(mine) => {
+                    mine.seconds = mine.seconds.max(theirs.seconds);
+                    mine.queries += theirs.queries;
+                    mine.findings += theirs.findings;
+                }
+                None => self.timeline.push(*theirs),
+            }
         }
         self.findings.extend(o.findings.iter().map(|(k, v)| (k.clone(), v.clone())));
         self.interrupted = self.interrupted.take().or_else(|| o.interrupted.clone());
@@ -798,6 +823,7 @@ impl Campaign {
             s.features_used = enabled.iter().filter(|f| used.contains(f)).count();
         }
         s.interrupted = crate::interrupt::requested().map(crate::interrupt::name);
+        sample(&mut s);
         if self.config.write_summary {
             write_summary(&self.config.out, &s)?;
         }
@@ -843,6 +869,9 @@ impl Campaign {
         progress: &mut dyn FnMut(&Summary),
     ) -> Result<(), CampaignError> {
         s.seconds = started.elapsed().as_secs_f64();
+        if s.timeline.last().is_none_or(|t| s.seconds - t.seconds >= 1.0) {
+            sample(s);
+        }
         self.account(s);
         progress(s);
         if self.config.write_summary && last_written.elapsed() >= SUMMARY_EVERY {
@@ -1156,6 +1185,10 @@ pub fn write_summary(out: &std::path::Path, s: &Summary) -> Result<(), CampaignE
     std::fs::write(&aside, serde_json::to_string_pretty(s).expect("summaries serialize") + "\n")
         .and_then(|()| std::fs::rename(&aside, &path))
         .map_err(|e| CampaignError::Report(ReportError::Io { path, source: e }))
+}
+
+fn sample(s: &mut Summary) {
+    s.timeline.push(Sample { seconds: s.seconds, queries: s.queries, findings: s.findings_new + s.findings_duplicate });
 }
 
 /// Where in the campaign a case came from.

@@ -35,7 +35,9 @@ impl Fake {
     fn on_graph(name: &str, mut answer: impl FnMut(&str, &Graph) -> Outcome + Send + 'static) -> Self {
         let loaded: Arc<Mutex<Option<Graph>>> = Arc::new(Mutex::new(None));
         let seen = loaded.clone();
-        let (mut fake, _) = Fake::new(name, move |q| answer(q, seen.lock().expect("not poisoned").as_ref().expect("a graph is loaded")));
+        let (mut fake, _) = Fake::new(name, move |q| {
+            answer(q, seen.lock().expect("not poisoned").as_ref().expect("a graph is loaded"))
+        });
         fake.loaded = loaded;
         fake
     }
@@ -403,7 +405,10 @@ fn localization_descends_to_the_deepest_differing_part() {
     let sizes = (answer("size(", true), answer("size(", false));
     let culprit = locate(&mut engines, "RETURN size([null, 1]) AS a0", sizes.clone(), Symptom::Values).expect("found");
     assert_eq!((culprit.text.as_str(), culprit.kind.as_str()), ("[null, 1]", "list(Value)"));
-    assert!(sent.lock().expect("not poisoned").iter().any(|q| q.contains("RETURN null")), "the list's elements were probed: {sent:?}");
+    assert!(
+        sent.lock().expect("not poisoned").iter().any(|q| q.contains("RETURN null")),
+        "the list's elements were probed: {sent:?}"
+    );
 
     // Under count(), the probe returns the counted rows: two against one.
     let rows = move |n: usize| Outcome::Rows(ResultSet::new(vec!["x".into()], vec![vec![Value::Int(1)]; n]));

@@ -86,3 +86,60 @@ fn workers_share_the_budget_and_one_findings_folder() {
     assert_eq!(remote.status.code(), Some(2));
     assert!(stderr(&remote).contains("--workers 1"), "{}", stderr(&remote));
 }
+
+/// The HTML report of a campaign, opened in headless Chromium when the
+/// machine has it: its text is there, and a screenshot is taken. The JUnit
+/// file of the same campaign names every finding.
+#[test]
+fn the_campaign_report_opens_in_a_browser_and_junit_lists_the_findings() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("out");
+    let junit = dir.path().join("findings.xml");
+    let s = campaign(&out, &["--queries", "120", "--junit", junit.to_str().expect("utf-8")]);
+    let xml = std::fs::read_to_string(&junit).expect("the JUnit file is written");
+    let failures = s["findings"].as_object().expect("findings").len();
+    assert!(failures > 0, "the campaign found nothing to list");
+    assert!(xml.contains(&format!("failures=\"{failures}\"")), "{xml}");
+    for dir in s["findings"].as_object().expect("findings").values() {
+        let name = Path::new(dir.as_str().expect("a path")).file_name().expect("a folder").to_string_lossy();
+        assert!(xml.contains(&format!("<testcase name=\"{name}\"")), "{name} missing from {xml}");
+    }
+    let o = graphlancer(&["report", out.to_str().expect("utf-8")]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let page = out.join("report.html");
+    let html = std::fs::read_to_string(&page).expect("report.html");
+    assert_eq!(html.matches("<svg").count(), 3, "three plots, inline");
+    // (An SVG's namespace is a name, not a fetch.)
+    for fetch in ["src=\"http", "href=\"http", "<link", "<script", "url(http"] {
+        assert!(!html.contains(fetch), "the page needs no network, but has {fetch}");
+    }
+    let missing = graphlancer(&["report", dir.path().to_str().expect("utf-8")]);
+    assert_eq!(missing.status.code(), Some(2));
+    let Some(chromium) = ["chromium", "chromium-browser"]
+        .into_iter()
+        .find(|c| std::process::Command::new(c).arg("--version").output().is_ok_and(|o| o.status.success()))
+    else {
+        eprintln!(
+            "SKIPPED the browser half of this test: no chromium on this machine (the test command installs it where it can)"
+        );
+        return;
+    };
+    let url = format!("file://{}", page.display());
+    let browse = |extra: &[&str]| {
+        std::process::Command::new(chromium)
+            .args(["--headless", "--no-sandbox", "--disable-gpu", "--window-size=1200,2400"])
+            .args(extra)
+            .arg(&url)
+            .output()
+            .expect("chromium runs")
+    };
+    let dom = browse(&["--dump-dom"]);
+    let text = String::from_utf8_lossy(&dom.stdout);
+    for needle in ["graphlancer campaign", "Queries per second", "Where the time went", "grafeo", "falkordb"] {
+        assert!(text.contains(needle), "the rendered page lacks {needle:?}: {}", stderr(&dom));
+    }
+    let shot = dir.path().join("report.png");
+    let o = browse(&[&format!("--screenshot={}", shot.display())]);
+    let png = std::fs::read(&shot).unwrap_or_else(|_| panic!("no screenshot: {}", stderr(&o)));
+    assert!(png.starts_with(b"\x89PNG") && png.len() > 10_000, "a screenshot of {} bytes", png.len());
+}

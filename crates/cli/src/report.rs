@@ -1,0 +1,221 @@
+//! `graphlancer report OUT`: one self-contained HTML page about a campaign
+//! (`OUT/report.html`), its plots drawn as inline SVG, readable offline.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use anyhow::{Context, Result, anyhow};
+use graphlancer_engines::Outcome;
+use graphlancer_oracles::Summary;
+use graphlancer_oracles::report::read_case;
+use plotters::prelude::*;
+
+const STYLE: &str = "body{font-family:sans-serif;max-width:1100px;margin:2em auto;color:#222}\
+table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.2em .5em;text-align:left;\
+vertical-align:top}pre{background:#f6f6f6;padding:.5em;white-space:pre-wrap;word-break:break-all}\
+.plots{display:flex;flex-wrap:wrap;gap:1em}.side{display:flex;gap:1em}.side>div{flex:1;min-width:0}\
+h3{margin-bottom:.2em}";
+
+/// Writes `OUT/report.html` from `OUT/summary.json` and the findings it names.
+pub(crate) fn write(out: &Path) -> Result<std::path::PathBuf> {
+    let path = out.join("summary.json");
+    let text = std::fs::read_to_string(&path)
+        .with_context(|| format!("{} is not a campaign folder (no readable summary.json)", out.display()))?;
+    let s: Summary = serde_json::from_str(&text).with_context(|| format!("{} is damaged", path.display()))?;
+    let mut h = String::new();
+    let engines: Vec<String> = s.engines.iter().map(|e| format!("{} {}", e.spec, e.version)).collect();
+    let _ = write!(
+        h,
+        "<!doctype html><html><head><meta charset=\"utf-8\"><title>graphlancer campaign: {}</title><style>{STYLE}</style></head><body>",
+        esc(&engines.join(" vs "))
+    );
+    let _ = write!(h, "<h1>graphlancer campaign</h1><table>");
+    let rows = [
+        ("engines", engines.join(", ")),
+        ("oracles", s.oracles.join(", ")),
+        ("seed", s.seed.to_string()),
+        (
+            "queries",
+            format!(
+                "{} generated, {} derived by oracles, on {} graphs, in {:.1} s ({:.1} queries/s, {} worker{})",
+                s.queries,
+                s.followup_queries,
+                s.graphs,
+                s.seconds,
+                s.queries_per_second,
+                s.workers.max(1),
+                if s.workers > 1 { "s" } else { "" }
+            ),
+        ),
+        (
+            "findings",
+            format!(
+                "{} reports, {} duplicates counted in them, {} flaky dropped, {} crashes or hangs not reproduced",
+                s.findings_new, s.findings_duplicate, s.flaky, s.unreproduced_faults
+            ),
+        ),
+        ("coverage", format!("{} of {} enabled productions used", s.features_used, s.features_enabled)),
+    ];
+    for (k, v) in rows.iter().chain(s.interrupted.as_ref().map(|sig| ("stopped", format!("by {sig}"))).iter()) {
+        let _ = write!(h, "<tr><th>{k}</th><td>{}</td></tr>", esc(v));
+    }
+    h.push_str("</table>");
+
+    h.push_str("<h2>Over time</h2><div class=\"plots\">");
+    let rate: Vec<(f64, f64)> = s
+        .timeline
+        .windows(2)
+        .filter(|w| w[1].seconds > w[0].seconds)
+        .map(|w| (w[1].seconds, (w[1].queries - w[0].queries) as f64 / (w[1].seconds - w[0].seconds)))
+        .collect();
+    h.push_str(&line_plot("Queries per second", "seconds", &rate)?);
+    let found: Vec<(f64, f64)> = s.timeline.iter().map(|t| (t.seconds, t.findings as f64)).collect();
+    h.push_str(&line_plot("Findings (new and duplicate)", "seconds", &found)?);
+    let non_empty: Vec<(f64, f64)> = s
+        .non_empty_by_length
+        .iter()
+        .map(|(len, (n, ne))| (*len as f64, 100.0 * *ne as f64 / (*n).max(1) as f64))
+        .collect();
+    h.push_str(&line_plot("Non-empty answers (%) by clauses", "clauses", &non_empty)?);
+    h.push_str("</div>");
+
+    h.push_str("<h2>Where the time went</h2><table><tr><th>part</th><th>seconds</th><th>share</th></tr>");
+    let all = (s.seconds * s.workers.max(1) as f64).max(1e-9);
+    for (name, secs) in s.time.parts() {
+        let _ = write!(h, "<tr><td>{name}</td><td>{secs:.1}</td><td>{:.1}%</td></tr>", 100.0 * secs / all);
+    }
+    h.push_str("</table>");
+
+    h.push_str("<h2>Engines</h2><table><tr><th>engine</th><th>accepted</th><th>non-empty</th><th>rejected by class</th><th>timeouts</th><th>crashes</th><th>restores</th><th>restarts</th><th>seconds</th></tr>");
+    for e in &s.engines {
+        let rejected: Vec<String> = e.rejected.iter().map(|(c, n)| format!("{c} {n}")).collect();
+        let _ = write!(
+            h,
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.1}</td></tr>",
+            esc(&e.spec),
+            e.accepted,
+            e.non_empty,
+            esc(&rejected.join(", ")),
+            e.timeouts,
+            e.crashes,
+            e.restores,
+            e.restarts,
+            e.engine_seconds
+        );
+    }
+    h.push_str("</table><h3>Errors by message</h3><table><tr><th>engine</th><th>count</th><th>message</th><th>first query</th></tr>");
+    for e in &s.engines {
+        let mut errors: Vec<_> = e.errors.iter().collect();
+        errors.sort_by(|a, b| b.1.count.cmp(&a.1.count));
+        for (message, sample) in errors.iter().take(15) {
+            let _ = write!(
+                h,
+                "<tr><td>{}</td><td>{}</td><td>{}</td><td><code>{}</code></td></tr>",
+                esc(&e.spec),
+                sample.count,
+                esc(message),
+                esc(&sample.query)
+            );
+        }
+    }
+    h.push_str("</table>");
+
+    h.push_str("<h2>Oracles</h2><table><tr><th>relation</th><th>cases run</th><th>findings</th><th>skipped</th></tr>");
+    for (name, r) in &s.relations {
+        let skipped: Vec<String> = r.skipped.iter().map(|(why, n)| format!("{why}: {n}")).collect();
+        let _ = write!(
+            h,
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            esc(name),
+            r.run,
+            r.findings,
+            esc(&skipped.join(", "))
+        );
+    }
+    h.push_str("</table>");
+
+    let _ = write!(h, "<h2>Findings ({})</h2>", s.findings.len());
+    let mut dirs: Vec<&String> = s.findings.values().collect();
+    dirs.sort();
+    dirs.dedup();
+    for dir in dirs {
+        let dir = Path::new(dir);
+        let case = read_case(&dir.join("case.json"))?;
+        let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let link = dir.strip_prefix(out).unwrap_or(dir).join("README.md");
+        let _ = write!(
+            h,
+            "<h3><a href=\"{}\">{}</a>: {}</h3><p>graph of {} entities · replay: <code>graphlancer replay {}</code></p><pre>{}</pre><div class=\"side\">",
+            esc(&link.display().to_string()),
+            esc(&name),
+            esc(&case.summary),
+            case.graph.nodes.len() + case.graph.relationships.len(),
+            esc(&dir.display().to_string()),
+            esc(&case.query)
+        );
+        for (engine, outcome) in case.engines.iter().zip(&case.outcomes) {
+            let _ = write!(h, "<div><b>{}</b>{}</div>", esc(&engine.spec), answer(outcome));
+        }
+        h.push_str("</div>");
+    }
+    h.push_str("</body></html>\n");
+    let page = out.join("report.html");
+    std::fs::write(&page, h).with_context(|| format!("cannot write {}", page.display()))?;
+    Ok(page)
+}
+
+/// An engine's answer as HTML: a table of its first rows, or what went wrong.
+fn answer(o: &Outcome) -> String {
+    const ROWS: usize = 12;
+    match o {
+        Outcome::Rows(r) => {
+            let mut t = format!("<p>{} rows</p><table><tr>", r.rows.len());
+            for c in &r.columns {
+                let _ = write!(t, "<th>{}</th>", esc(c));
+            }
+            t.push_str("</tr>");
+            for row in r.rows.iter().take(ROWS) {
+                t.push_str("<tr>");
+                for v in row {
+                    let _ = write!(t, "<td>{}</td>", esc(&v.to_string()));
+                }
+                t.push_str("</tr>");
+            }
+            t.push_str("</table>");
+            t
+        }
+        other => format!("<pre>{}</pre>", esc(&format!("{other:?}"))),
+    }
+}
+
+/// A line plot as inline SVG; an empty series draws an empty frame.
+fn line_plot(title: &str, x_label: &str, points: &[(f64, f64)]) -> Result<String> {
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (520, 300)).into_drawing_area();
+        root.fill(&WHITE).map_err(plot_error)?;
+        let x_max = points.iter().map(|p| p.0).fold(1.0, f64::max);
+        let y_max = points.iter().map(|p| p.1).fold(1.0, f64::max) * 1.1;
+        let x_min = points.iter().map(|p| p.0).fold(x_max, f64::min).min(0.0);
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 18))
+            .margin(10)
+            .x_label_area_size(35)
+            .y_label_area_size(50)
+            .build_cartesian_2d(x_min..x_max, 0.0..y_max)
+            .map_err(plot_error)?;
+        chart.configure_mesh().x_desc(x_label).draw().map_err(plot_error)?;
+        chart.draw_series(LineSeries::new(points.iter().copied(), &BLUE)).map_err(plot_error)?;
+        root.present().map_err(plot_error)?;
+    }
+    Ok(svg)
+}
+
+fn plot_error<E: std::fmt::Debug>(e: E) -> anyhow::Error {
+    anyhow!("cannot draw a plot: {e:?}")
+}
+
+/// Text made safe inside HTML.
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
