@@ -106,7 +106,7 @@ pub(crate) fn write(out: &Path) -> Result<std::path::PathBuf> {
     h.push_str("</table><h3>Errors by message</h3><table><tr><th>engine</th><th>count</th><th>message</th><th>first query</th></tr>");
     for e in &s.engines {
         let mut errors: Vec<_> = e.errors.iter().collect();
-        errors.sort_by(|a, b| b.1.count.cmp(&a.1.count));
+        errors.sort_by_key(|e| std::cmp::Reverse(e.1.count));
         for (message, sample) in errors.iter().take(15) {
             let _ = write!(
                 h,
