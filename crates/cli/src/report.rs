@@ -66,7 +66,7 @@ pub(crate) fn write(out: &Path) -> Result<std::path::PathBuf> {
         .timeline
         .windows(2)
         .filter(|w| w[1].seconds > w[0].seconds)
-        .map(|w| (w[1].seconds, (w[1].queries - w[0].queries) as f64 / (w[1].seconds - w[0].seconds)))
+        .map(|w| (w[1].seconds, w[1].queries.saturating_sub(w[0].queries) as f64 / (w[1].seconds - w[0].seconds)))
         .collect();
     h.push_str(&line_plot("Queries per second", "seconds", &rate)?);
     let found: Vec<(f64, f64)> = s.timeline.iter().map(|t| (t.seconds, t.findings as f64)).collect();

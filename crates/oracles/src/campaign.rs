@@ -297,7 +297,7 @@ pub struct Sample {
 impl Summary {
     /// Adds the summary of another worker of the same run: counts add up,
     /// the run lasted as long as its longest worker, and the time parts add
-    /// up to [`Summary::seconds`] times [`Summary::workers`].
+    /// up to the seconds all the workers ran.
     pub fn absorb(&mut self, o: &Summary) {
         self.workers += o.workers;
         self.graphs += o.graphs;
@@ -340,16 +340,15 @@ impl Summary {
             *mine += theirs.1;
         }
         // Workers sample once a second from the same start: the i-th
-        // samples fall within a second of each other.
-        for (i, theirs) in o.timeline.iter().enumerate() {
-            match self.timeline.get_mut(i) {
-                Some(mine) => {
-                    mine.seconds = mine.seconds.max(theirs.seconds);
-                    mine.queries += theirs.queries;
-                    mine.findings += theirs.findings;
-                }
-                None => self.timeline.push(*theirs),
-            }
+        // samples fall within a second of each other. One that stopped
+        // sooner counts with its last sample after that.
+        let (mine, theirs) = (std::mem::take(&mut self.timeline), &o.timeline);
+        for i in 0..mine.len().max(theirs.len()) {
+            let (a, b) = (mine.get(i), theirs.get(i));
+            let seconds = a.into_iter().chain(b).map(|t| t.seconds).fold(0.0, f64::max);
+            let (a, b) =
+                (a.or(mine.last()).copied().unwrap_or_default(), b.or(theirs.last()).copied().unwrap_or_default());
+            self.timeline.push(Sample { seconds, queries: a.queries + b.queries, findings: a.findings + b.findings });
         }
         self.findings.extend(o.findings.iter().map(|(k, v)| (k.clone(), v.clone())));
         self.interrupted = self.interrupted.take().or_else(|| o.interrupted.clone());
@@ -382,7 +381,8 @@ impl EngineSummary {
 }
 
 /// A campaign's wall time by what it was spent on, in seconds; the parts
-/// add up to [`Summary::seconds`] (times the workers, with several).
+/// add up to [`Summary::seconds`] (with several workers, to the seconds
+/// all of them ran).
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(default)]
 pub struct WallTime {

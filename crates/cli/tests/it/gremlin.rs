@@ -177,6 +177,8 @@ fn a_gremlin_campaign_finds_reduced_replayable_differences() {
         "150",
         "--seed",
         "1",
+        "--workers",
+        "1",
         "--json",
         "--out",
         dir,

@@ -160,7 +160,20 @@ fn the_reference_answers_text_through_the_parser() {
 fn what_the_reference_leaves_open_is_no_finding() {
     let out = tempfile::tempdir().expect("temp dir");
     let dir = out.path().to_str().expect("utf-8");
-    let o = graphlancer(&["run", "--engine", "reference", "--queries", "40", "--seed", "3", "--json", "--out", dir]);
+    let o = graphlancer(&[
+        "run",
+        "--engine",
+        "reference",
+        "--queries",
+        "40",
+        "--seed",
+        "3",
+        "--workers",
+        "1",
+        "--json",
+        "--out",
+        dir,
+    ]);
     assert!(matches!(o.status.code(), Some(0 | 1)), "{}", stderr(&o));
     let summary: serde_json::Value = serde_json::from_slice(&o.stdout).expect("a JSON summary");
     let rejected = &summary["engines"][0]["rejected"];

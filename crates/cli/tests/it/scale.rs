@@ -143,3 +143,33 @@ fn the_campaign_report_opens_in_a_browser_and_junit_lists_the_findings() {
     let png = std::fs::read(&shot).unwrap_or_else(|_| panic!("no screenshot: {}", stderr(&o)));
     assert!(png.starts_with(b"\x89PNG") && png.len() > 10_000, "a screenshot of {} bytes", png.len());
 }
+
+/// The Slurm scripts in `deploy/`, run as Slurm would run them (each array
+/// task with its index and the task count, then the merge), here without
+/// Slurm: two shards, one merged folder with its report.
+#[test]
+fn the_slurm_scripts_run_shards_and_merge_them() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let deploy = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../deploy");
+    let script = |name: &str, task: Option<u32>| {
+        let mut c = std::process::Command::new(deploy.join("slurm").join(name));
+        c.env("GRAPHLANCER", crate::binary())
+            .env("RESULTS", dir.path())
+            .env("ENGINES", "grafeo falkordb")
+            .env("BUDGET", "--queries 60")
+            .env("SEED", "3")
+            .env("DEPLOY", &deploy);
+        if let Some(t) = task {
+            c.env("SLURM_ARRAY_TASK_ID", t.to_string()).env("SLURM_ARRAY_TASK_COUNT", "2");
+        }
+        let o = c.output().expect("the script runs");
+        assert!(o.status.success(), "{name}: {}", stderr(&o));
+    };
+    script("campaign.sbatch", Some(0));
+    script("campaign.sbatch", Some(1));
+    script("merge.sbatch", None);
+    let merged = json(&dir.path().join("merged/summary.json"));
+    assert_eq!(merged["queries"], 120);
+    assert!(dir.path().join("merged/report.html").is_file());
+    assert!(dir.path().join("shard-1.junit.xml").is_file());
+}
