@@ -102,7 +102,9 @@ fn survive(engine: &str, budget: &[&str]) {
     let dir = tempfile::tempdir().expect("tempdir");
     let out = dir.path().join("out");
     let mut campaign = Command::new(crate::binary())
-        .args(["run", "--engine", engine, "--seed", "5", "--timeout", "2s", "--no-reduce", "--json", "--out"])
+        // One worker: the test finds the engine's process among the campaign's children.
+        .args(["run", "--engine", engine, "--seed", "5", "--timeout", "2s", "--no-reduce", "--workers", "1", "--json"])
+        .arg("--out")
         .arg(&out)
         .args(budget)
         .stdout(Stdio::piped())
