@@ -16,6 +16,9 @@ vertical-align:top}pre{background:#f6f6f6;padding:.5em;white-space:pre-wrap;word
 .plots{display:flex;flex-wrap:wrap;gap:1em}.side{display:flex;gap:1em}.side>div{flex:1;min-width:0}\
 h3{margin-bottom:.2em}";
 
+/// Seconds over which the queries-per-second plot averages.
+const RATE_WINDOW: f64 = 10.0;
+
 /// Writes `OUT/report.html` from `OUT/summary.json` and the findings it names.
 pub(crate) fn write(out: &Path) -> Result<std::path::PathBuf> {
     let path = out.join("summary.json");
@@ -62,13 +65,18 @@ pub(crate) fn write(out: &Path) -> Result<std::path::PathBuf> {
     h.push_str("</table>");
 
     h.push_str("<h2>Over time</h2><div class=\"plots\">");
+    // Over the last ten seconds at each sample: per second, reductions
+    // (which run no generated queries) would make it jump between 0 and peaks.
     let rate: Vec<(f64, f64)> = s
         .timeline
-        .windows(2)
-        .filter(|w| w[1].seconds > w[0].seconds)
-        .map(|w| (w[1].seconds, w[1].queries.saturating_sub(w[0].queries) as f64 / (w[1].seconds - w[0].seconds)))
+        .iter()
+        .filter_map(|now| {
+            let then = s.timeline.iter().find(|t| t.seconds >= now.seconds - RATE_WINDOW)?;
+            (now.seconds > then.seconds)
+                .then(|| (now.seconds, now.queries.saturating_sub(then.queries) as f64 / (now.seconds - then.seconds)))
+        })
         .collect();
-    h.push_str(&line_plot("Queries per second", "seconds", &rate)?);
+    h.push_str(&line_plot("Queries per second (over 10 s)", "seconds", &rate)?);
     let found: Vec<(f64, f64)> = s.timeline.iter().map(|t| (t.seconds, t.findings as f64)).collect();
     h.push_str(&line_plot("Findings (new and duplicate)", "seconds", &found)?);
     let non_empty: Vec<(f64, f64)> = s

@@ -339,17 +339,7 @@ impl Summary {
         for (mine, theirs) in self.time.parts_mut().into_iter().zip(o.time.parts()) {
             *mine += theirs.1;
         }
-        // Workers sample once a second from the same start: the i-th
-        // samples fall within a second of each other. One that stopped
-        // sooner counts with its last sample after that.
-        let (mine, theirs) = (std::mem::take(&mut self.timeline), &o.timeline);
-        for i in 0..mine.len().max(theirs.len()) {
-            let (a, b) = (mine.get(i), theirs.get(i));
-            let seconds = a.into_iter().chain(b).map(|t| t.seconds).fold(0.0, f64::max);
-            let (a, b) =
-                (a.or(mine.last()).copied().unwrap_or_default(), b.or(theirs.last()).copied().unwrap_or_default());
-            self.timeline.push(Sample { seconds, queries: a.queries + b.queries, findings: a.findings + b.findings });
-        }
+        self.timeline = merge_timelines(&self.timeline, &o.timeline);
         self.findings.extend(o.findings.iter().map(|(k, v)| (k.clone(), v.clone())));
         self.interrupted = self.interrupted.take().or_else(|| o.interrupted.clone());
     }
@@ -1185,6 +1175,25 @@ pub fn write_summary(out: &std::path::Path, s: &Summary) -> Result<(), CampaignE
     std::fs::write(&aside, serde_json::to_string_pretty(s).expect("summaries serialize") + "\n")
         .and_then(|()| std::fs::rename(&aside, &path))
         .map_err(|e| CampaignError::Report(ReportError::Io { path, source: e }))
+}
+
+/// Two workers' timelines as one, on a grid of whole seconds from their
+/// common start (and their last moment): at each, the sum of where each
+/// worker was by then. A worker samples only between queries, so a long
+/// reduction leaves a gap its last sample fills.
+fn merge_timelines(a: &[Sample], b: &[Sample]) -> Vec<Sample> {
+    let end = a.iter().chain(b).map(|t| t.seconds).fold(0.0, f64::max);
+    let by = |line: &[Sample], t: f64| line.iter().take_while(|s| s.seconds <= t).last().copied().unwrap_or_default();
+    let mut grid: Vec<f64> = (1..=end.floor() as u64).map(|t| t as f64).collect();
+    if grid.last() != Some(&end) {
+        grid.push(end);
+    }
+    grid.into_iter()
+        .map(|t| {
+            let (x, y) = (by(a, t), by(b, t));
+            Sample { seconds: t, queries: x.queries + y.queries, findings: x.findings + y.findings }
+        })
+        .collect()
 }
 
 fn sample(s: &mut Summary) {

@@ -128,7 +128,21 @@ fn localize_union(
         };
         return localize(engines, exec, schema, &alone, (&Outcome::Rows(x), &Outcome::Rows(y)), pair, symptom);
     }
-    Ok(None)
+    // No part differs alone: the UNION's own merging of equal rows is what
+    // differs, a DISTINCT over the parts' columns.
+    match query.parts.first().and_then(|p| p.clauses.split_last()) {
+        Some((Clause::Return(r), before)) if !query.union_all => Ok(Some(Culprit {
+            kind: format!("rows-after({})", distinct_name(before, &r.items, schema)),
+            text: graphlancer_cypher::render(query),
+        })),
+        _ => Ok(None),
+    }
+}
+
+/// A DISTINCT over `items` (after `before`), named by its keys' kinds.
+fn distinct_name(before: &[Clause], items: &[(Expr, String)], schema: &Schema) -> String {
+    let keys: Vec<String> = items.iter().map(|(e, _)| kind_with_operands(before, e, schema)).collect();
+    format!("DISTINCT,keys:{}", keys.join(";"))
 }
 
 /// What a descent found.
@@ -336,9 +350,17 @@ impl Prober<'_, '_> {
 
     /// A clause's shape, and a grouping or DISTINCT projection's keys by
     /// their kinds.
+    ///
+    /// Where one operation can be written several ways, the ways are one
+    /// name, so that one bug makes one report: a DISTINCT that merges rows
+    /// is named the same in a WITH, a RETURN or (for its parts) a UNION, and
+    /// a SET of properties the same whichever form sets them.
     fn shape(&self, before: &[Clause], clause: &Clause) -> String {
         let shape = crate::constructs::clause_shape(clause);
         match clause {
+            Clause::With(p) | Clause::Return(p) if p.distinct && !p.items.iter().any(|(e, _)| e.has_aggregate()) => {
+                distinct_name(before, &p.items, self.schema)
+            }
             Clause::With(p) | Clause::Return(p) if grouping(p) => {
                 let keys: Vec<String> = p
                     .items
@@ -347,6 +369,15 @@ impl Prober<'_, '_> {
                     .map(|(e, _)| kind_with_operands(before, e, self.schema))
                     .collect();
                 format!("{shape},keys:{}", keys.join(";"))
+            }
+            Clause::Set { .. } => {
+                let mut parts: Vec<&str> = shape
+                    .split(',')
+                    .map(|c| if matches!(c, "SET property" | "SET +=" | "SET =") { "SET properties" } else { c })
+                    .collect();
+                parts.sort_unstable();
+                parts.dedup();
+                parts.join(",")
             }
             _ => shape,
         }
@@ -450,11 +481,14 @@ fn kind_with_operands(prefix: &[Clause], culprit: &Expr, schema: &Schema) -> Str
             let mut names: Vec<String> =
                 types.iter().map(|t| t.as_ref().map_or_else(|| "Null".into(), |t| format!("{t:?}"))).collect();
             if matches!(culprit, Expr::List(_)) {
-                // Entities apart, a list's elements are values alike.
+                // Nodes and relationships are entities alike, paths apart,
+                // and the other elements values alike.
                 for n in &mut names {
-                    if !matches!(n.as_str(), "Node" | "Rel" | "Path") {
-                        *n = "Value".into();
-                    }
+                    *n = match n.as_str() {
+                        "Node" | "Rel" => "Entity".into(),
+                        "Path" => "Path".into(),
+                        _ => "Value".into(),
+                    };
                 }
                 names.sort();
                 names.dedup();

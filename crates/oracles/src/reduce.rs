@@ -151,10 +151,18 @@ impl Reducer<'_> {
         let result = self.reduce_in(graph_too, &mut state, &mut run);
         // The campaign goes on with its own graph, whatever happened.
         let reloaded = if state.graph == *self.graph { Ok(()) } else { self.load(self.graph) };
-        let finished = result? && !run.spent();
+        let mut finished = result? && !run.spent();
         reloaded?;
+        // A reduced hang is checked with four times the time (an expensive
+        // query finishes then); where the budget has no room for that, the
+        // case is written as generated and `graphlancer reduce` goes on.
+        let longer_timeout = self.exec.timeout.saturating_mul(4);
+        if hang && state.best.is_some() && run.started.elapsed() + longer_timeout > run.limits.time {
+            state.best = None;
+            finished = false;
+        }
         if hang && let Some((case, _, _)) = &state.best {
-            let longer = ExecOptions { timeout: self.exec.timeout.saturating_mul(4), ..*self.exec };
+            let longer = ExecOptions { timeout: longer_timeout, ..*self.exec };
             let outcomes = outcomes(self.engines, &case.queries, &longer)?;
             if !crate::campaign::timed_out(&outcomes) {
                 state.best = None;

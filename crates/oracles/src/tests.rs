@@ -497,13 +497,30 @@ fn localization_names_the_clause_behind_rows_a_grouping_return_parts() {
         Some("rows-after(MATCH,after writes)")
     );
 
-    // Every clause before it agrees: the DISTINCT RETURN is named, with its key's kind.
+    // Every clause before it agrees: the DISTINCT is named, with its key's
+    // kind, the same in a RETURN, in a WITH and as a UNION's merging.
     let same: fn(bool, &str) -> Outcome = |_, _| rows_of(2);
+    let distinct = Some("rows-after(DISTINCT,keys:var:Int)");
     let text = "UNWIND [1, 2] AS u RETURN DISTINCT u AS a0";
-    assert_eq!(
-        locate(same, text, (rows_of(2), rows_of(1)), Symptom::RowCount).as_deref(),
-        Some("rows-after(DISTINCT,RETURN,keys:var:Int)")
-    );
+    assert_eq!(locate(same, text, (rows_of(2), rows_of(1)), Symptom::RowCount).as_deref(), distinct);
+    let merged: fn(bool, &str) -> Outcome =
+        |right, q| if q.contains("DISTINCT") { rows_of(if right { 2 } else { 1 }) } else { rows_of(2) };
+    let text = "UNWIND [1, 2] AS u WITH DISTINCT u AS a0 RETURN 0 AS a1";
+    assert_eq!(locate(merged, text, (rows_of(2), rows_of(1)), Symptom::RowCount).as_deref(), distinct);
+    let united: fn(bool, &str) -> Outcome =
+        |right, q| if q.contains("UNION") { rows_of(if right { 2 } else { 1 }) } else { rows_of(2) };
+    let text = "UNWIND [1, 2] AS u RETURN u AS a0 UNION UNWIND [3] AS u RETURN u AS a0";
+    assert_eq!(locate(united, text, (rows_of(2), rows_of(1)), Symptom::RowCount).as_deref(), distinct);
+    // A SET of properties, in whichever form, is one kind of write.
+    let set: fn(bool, &str) -> Outcome =
+        |right, q| if q.contains("SET") { rows_of(if right { 2 } else { 1 }) } else { rows_of(2) };
+    for text in ["MATCH (n0) SET n0.k0 = 1 RETURN 0 AS a0", "MATCH (n0) SET n0 = {k0: 1} RETURN 0 AS a0"] {
+        assert_eq!(
+            locate(set, text, (rows_of(2), rows_of(1)), Symptom::RowCount).as_deref(),
+            Some("rows-after(SET properties)"),
+            "{text}"
+        );
+    }
 }
 
 #[test]
@@ -553,4 +570,21 @@ fn a_set_writes_only_keys_every_table_of_its_entity_has() {
     assert!(!holds("MATCH (n) SET n.k1 = 1 RETURN 0"), "L0 has no k1");
     assert!(!holds("MATCH (n:L0)-[r:T0]->(m) WITH n AS n SET n.k1 = 1 RETURN 0"));
     assert!(holds("MATCH (n:L0)-[r:T0]->(m) SET r.k1 = 1 RETURN 0"));
+}
+
+/// Workers sample as they go, each at its own moments, and not during a
+/// reduction: their sum is taken on a grid of seconds, each worker counted
+/// where it was by then, so the run's timeline only goes forward.
+#[test]
+fn workers_timelines_add_up_on_a_grid_of_seconds() {
+    use crate::campaign::Sample;
+    let line = |points: &[(f64, u64)]| -> Vec<Sample> {
+        points.iter().map(|&(seconds, queries)| Sample { seconds, queries, findings: 0 }).collect()
+    };
+    let mut a = Summary { timeline: line(&[(0.5, 10), (1.5, 20), (9.0, 30)]), ..Summary::default() };
+    let b = Summary { timeline: line(&[(0.7, 5), (3.2, 50)]), ..Summary::default() };
+    a.absorb(&b);
+    let at = |t: f64| a.timeline.iter().find(|s| s.seconds == t).map(|s| s.queries);
+    assert_eq!((at(1.0), at(2.0), at(4.0), at(9.0)), (Some(15), Some(25), Some(70), Some(80)));
+    assert!(a.timeline.windows(2).all(|w| w[0].seconds < w[1].seconds && w[0].queries <= w[1].queries));
 }
