@@ -70,8 +70,9 @@ pub(crate) struct RunArgs {
     #[arg(long)]
     no_reduce: bool,
     /// Plans: `off`, `count` (read each baseline engine's EXPLAIN of every
-    /// query and count operator combinations) or `guide` (count, and feed
-    /// queries with new combinations back to mutation). Default: guide with
+    /// query and count the combinations of optimizing operators it used) or
+    /// `guide` (count, feed queries with new combinations back to mutation,
+    /// and replace a graph after 50 queries with none). Default: guide with
     /// the settings oracle, else off.
     #[arg(long, value_parser = ["off", "count", "guide"])]
     plans: Option<String>,

@@ -22,10 +22,19 @@ pub fn grafeo(plan: &str) -> Vec<String> {
             if name.is_empty() {
                 return None;
             }
-            let hint = line.rfind('[').filter(|_| line.ends_with(']')).map(|i| {
-                let inner = &line[i + 1..line.len() - 1];
-                inner.split(':').next().unwrap_or(inner).trim().to_owned()
-            });
+            // A hint is a word; a `[...]` that ends a line may also be a
+            // list inside an expression's text.
+            let hint = line
+                .rfind('[')
+                .filter(|_| line.ends_with(']'))
+                .map(|i| {
+                    let inner = &line[i + 1..line.len() - 1];
+                    inner.split(':').next().unwrap_or(inner).trim().to_owned()
+                })
+                .filter(|h| {
+                    h.starts_with(|c: char| c.is_ascii_lowercase())
+                        && h.chars().all(|c| c.is_ascii_lowercase() || c == '-')
+                });
             Some(match hint {
                 Some(h) if !h.is_empty() => format!("{name}[{h}]"),
                 _ => name,
@@ -68,6 +77,54 @@ pub fn falkordb(lines: &[String]) -> Vec<String> {
     lines.iter().map(|l| l.split('|').next().unwrap_or(l).trim().to_owned()).filter(|l| !l.is_empty()).collect()
 }
 
+/// The operators of a plan that show an optimizer's choice rather than a
+/// clause of the query (DOT's applied strategies): what a combination of
+/// used optimizations is made of. An operator every query of a clause gets
+/// (a scan, a projection, a sort for ORDER BY) would make nearly every
+/// query's combination its own, and novelty would then say nothing.
+pub fn optimizations(dialect: &str, operators: &[String]) -> std::collections::BTreeSet<String> {
+    const GRAFEO: [&str; 4] = ["Join", "Apply", "Empty", "Discriminant"];
+    const KUZU: [&str; 12] = [
+        "HASH_JOIN_BUILD",
+        "CROSS_PRODUCT",
+        "SEMI_MASKER",
+        "TOP_K",
+        "EMPTY_RESULT",
+        "MULTIPLICITY_REDUCER",
+        "FLATTEN",
+        "INTERSECT",
+        "INDEX_LOOKUP",
+        "PRIMARY_KEY_SCAN_NODE_TABLE",
+        "PATH_PROPERTY_PROBE",
+        "PACKED_EXTEND",
+    ];
+    const FALKORDB: [&str; 12] = [
+        "Node By Index Scan",
+        "Edge By Index Scan",
+        "Node By Id Seek",
+        "Node By Label Scan",
+        "Expand Into",
+        "Cartesian Product",
+        "Value Hash Join",
+        "Semi Apply",
+        "Anti Semi Apply",
+        "Apply Multiplexer",
+        "Argument",
+        "Optional",
+    ];
+    operators
+        .iter()
+        .filter(|op| match dialect {
+            // A hint (`Filter[label-first]`, `[index]`, `[range]`) is the optimizer's.
+            "grafeo" => op.contains('[') || GRAFEO.contains(&op.as_str()),
+            "kuzu" => KUZU.contains(&op.as_str()),
+            "falkordb" => FALKORDB.contains(&op.as_str()),
+            _ => true,
+        })
+        .cloned()
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -76,6 +133,14 @@ mod tests {
     fn operators_are_read_from_each_engines_plan() {
         let g = "Return (a.k, n AS n)\n  Aggregate (group: [a.k], aggs: [count(...) AS n])\n    Filter (a.k Gt 0) [index: k]\n      NodeScan (a:P)";
         assert_eq!(grafeo(g), ["Return", "Aggregate", "Filter[index]", "NodeScan"]);
+        let used = |d: &str, ops: &[&str]| -> Vec<String> {
+            optimizations(d, &ops.iter().map(|o| (*o).to_owned()).collect::<Vec<_>>()).into_iter().collect()
+        };
+        assert_eq!(
+            used("grafeo", &["Return", "Join", "Filter[label-first]", "Filter", "NodeScan"]),
+            ["Filter[label-first]", "Join"]
+        );
+        assert_eq!(used("kuzu", &["PROJECTION", "SEMI_MASKER", "SCAN_NODE_TABLE", "TOP_K"]), ["SEMI_MASKER", "TOP_K"]);
         let k = "┌────────────┐\n│ RESULT_COLLECTOR[7] │\n│ HASH_JOIN[3] │ SCAN_NODE_TABLE[0] │\n│ a.k[12] │";
         assert_eq!(kuzu(k), ["RESULT_COLLECTOR", "HASH_JOIN", "SCAN_NODE_TABLE"]);
         let f = ["Results".to_owned(), "    Project".to_owned(), "        Node By Index Scan | (a:P)".to_owned()];

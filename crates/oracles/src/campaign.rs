@@ -654,9 +654,15 @@ impl Campaign {
             // GDsmith resets both kinds of feedback with each graph.
             let mut pool: Vec<Generated> = Vec::new();
             let mut frequencies = KeyFrequencies::new();
+            // Queries in a row whose plans used no new combination.
+            let mut stale = 0u64;
             for case_index in 0..self.config.queries_per_graph {
                 if done(&s) {
                     break 'graphs;
+                }
+                // DOT draws a new graph once one stops giving new combinations.
+                if self.config.plans == PlanUse::Guide && stale >= STALE_GRAPH {
+                    break;
                 }
                 let mut rng = derive_rng(self.config.seed, &[stream::CASE, graph_index, case_index]);
                 let freq = self.config.frequencies.then_some(&frequencies);
@@ -681,6 +687,7 @@ impl Campaign {
                 if new_plan && self.config.plans == PlanUse::Guide {
                     admit(&mut pool, &query);
                 }
+                stale = if new_plan { 0 } else { stale + 1 };
                 let first_non_empty = outcomes[0].rows().is_some_and(|r| !r.rows.is_empty());
                 let slot = s.non_empty_by_length.entry(query.clause_count).or_default();
                 slot.0 += 1;
@@ -1091,8 +1098,8 @@ impl Campaign {
             self.time.plans += t.elapsed().as_secs_f64();
             match plan? {
                 Some(ops) => {
-                    let combination: Vec<String> = ops.into_iter().collect::<BTreeSet<_>>().into_iter().collect();
-                    new |= seen.insert((i, combination));
+                    let used = graphlancer_engines::plan::optimizations(self.engines[i].dialect(), &ops);
+                    new |= seen.insert((i, used.into_iter().collect()));
                 }
                 None => s.plans_missing += 1,
             }
@@ -1226,6 +1233,11 @@ fn weighted_index(options: &[(usize, u32)], rng: &mut graphlancer_model::CaseRng
 
 /// Distinct error messages kept per engine; the rest only count by class.
 const ERROR_KINDS: usize = 50;
+
+/// With plans guiding generation, a graph is replaced after this many
+/// queries in a row used no new combination of optimizations (DOT waits
+/// 1,000, with thousands of queries a graph; here a graph has 200).
+const STALE_GRAPH: u64 = 50;
 
 /// How often a running campaign refreshes `summary.json`.
 const SUMMARY_EVERY: Duration = Duration::from_secs(1);

@@ -295,8 +295,9 @@ impl Prober<'_, '_> {
     /// `prefix`. A read after writes either sees a graph the writes made
     /// differently, and the first write after which the engines hold
     /// different numbers of nodes or relationships is named, or the same
-    /// graph, and the read misses writes: named by its kind alone, as
-    /// which pattern shows a missed write is the engine's plan, not the bug.
+    /// graph, and the read misses writes: named as a read after writes, as
+    /// which read and pattern show a missed write is the engine's plan, not
+    /// the bug.
     fn after_writes(&mut self, prefix: &[Clause]) -> Result<Culprit, EngineError> {
         let (last, before) = prefix.split_last().expect("a clause");
         let named = |clauses: &[Clause], kind: String| Culprit {
@@ -304,17 +305,17 @@ impl Prober<'_, '_> {
             text: graphlancer_cypher::render(&returning(clauses, vec![(Expr::lit(Value::Int(0)), "x".into())])),
         };
         let writes: Vec<usize> = (0..before.len()).filter(|&i| before[i].is_write()).collect();
-        let optional = match last {
-            Clause::Match { optional, .. } if !writes.is_empty() => *optional,
-            _ => return Ok(named(prefix, format!("rows-after({})", self.shape(before, last)))),
-        };
+        if !matches!(last, Clause::Match { .. }) || writes.is_empty() {
+            return Ok(named(prefix, format!("rows-after({})", self.shape(before, last))));
+        }
         for &w in &writes {
             if self.graph_differs(&before[..=w])? {
                 return Ok(named(&before[..=w], format!("rows-after({})", self.shape(&before[..w], &before[w]))));
             }
         }
-        let read = if optional { "OPTIONAL MATCH" } else { "MATCH" };
-        Ok(named(prefix, format!("rows-after({read},after writes)")))
+        // Which kind of read misses the write is the engine's plan's choice
+        // (Grafeo misses writes in MATCH and OPTIONAL MATCH alike): one name.
+        Ok(named(prefix, "rows-after(read,after writes)".to_owned()))
     }
 
     /// Whether the engines hold different numbers of nodes or of
@@ -354,7 +355,8 @@ impl Prober<'_, '_> {
     /// Where one operation can be written several ways, the ways are one
     /// name, so that one bug makes one report: a DISTINCT that merges rows
     /// is named the same in a WITH, a RETURN or (for its parts) a UNION, and
-    /// a SET of properties the same whichever form sets them.
+    /// a SET of properties the same whichever form sets them, a MERGE the
+    /// same whatever its pattern.
     fn shape(&self, before: &[Clause], clause: &Clause) -> String {
         let shape = crate::constructs::clause_shape(clause);
         match clause {
@@ -369,6 +371,11 @@ impl Prober<'_, '_> {
                     .map(|(e, _)| kind_with_operands(before, e, self.schema))
                     .collect();
                 format!("{shape},keys:{}", keys.join(";"))
+            }
+            // Which pattern a MERGE matches is the query's; how MERGE binds
+            // and creates is the bug (its ON CREATE and ON MATCH stay).
+            Clause::Merge { .. } => {
+                shape.split(',').filter(|c| !c.starts_with("pattern:")).collect::<Vec<_>>().join(",")
             }
             Clause::Set { .. } => {
                 let mut parts: Vec<&str> = shape
@@ -453,7 +460,7 @@ fn computed_by(prefix: &[Clause], culprit: &Expr) -> Option<(Vec<Clause>, Expr)>
 }
 
 /// `prefix` followed by `RETURN items`.
-fn returning(prefix: &[Clause], items: Vec<(Expr, String)>) -> Query {
+pub(crate) fn returning(prefix: &[Clause], items: Vec<(Expr, String)>) -> Query {
     let mut clauses = prefix.to_vec();
     clauses.push(Clause::Return(Projection::of(items)));
     Query { parts: vec![SingleQuery { clauses }], union_all: false }

@@ -207,6 +207,11 @@ impl Reducer<'_> {
                 state.best = self.trial(run, queries_of(run.case, &state.group))?;
                 self.localize(state)?;
             }
+            if self.oracle.kind() == crate::oracle::OracleKind::Crash && !run.spent() {
+                self.load(&state.graph)?;
+                state.best = self.trial(run, queries_of(run.case, &state.group))?;
+                self.crash_site(state, run)?;
+            }
             return Ok(true);
         }
         self.rename(state, run)?;
@@ -223,7 +228,42 @@ impl Reducer<'_> {
         }
         state.best = replay;
         self.localize(state)?;
+        self.crash_site(state, run)?;
         Ok(true)
+    }
+
+    /// For a crash: the first clause after which the query, cut there and
+    /// returning a constant, still crashes the engine (else the last). Its
+    /// shape keys the signature, so clauses around it that the reducer
+    /// could not remove do not split one crash into several reports.
+    fn crash_site(&mut self, state: &mut State, run: &mut Run<'_>) -> Result<(), EngineError> {
+        use crate::signature::Fault;
+        let Some((case, _, finding)) = &state.best else { return Ok(()) };
+        let [query] = case.queries.as_slice() else { return Ok(()) };
+        if finding.signature.fault != Fault::Crash || query.traversal.is_some() {
+            return Ok(());
+        }
+        let [part] = query.ast.parts.as_slice() else { return Ok(()) };
+        let clauses = part.clauses.clone();
+        let mut site = clauses.last().cloned();
+        for end in 1..clauses.len() {
+            if run.spent() {
+                return Ok(());
+            }
+            let cut = crate::localize::returning(&clauses[..end], vec![(Expr::lit(Value::Int(0)), "x".into())]);
+            if result_types(&cut, self.judge.schema).is_err() {
+                continue;
+            }
+            run.attempts += 1;
+            if self.trial(run, vec![CaseQuery::new(&query.role, cut, None)])?.is_some() {
+                site = Some(clauses[end - 1].clone());
+                break;
+            }
+        }
+        if let (Some(c), Some((_, _, finding))) = (site, state.best.as_mut()) {
+            finding.signature.shape = Some(format!("at:{}", crate::constructs::clause_shape(&c)));
+        }
+        Ok(())
     }
 
     /// For different values or numbers of rows on a pair of engines, the

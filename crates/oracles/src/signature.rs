@@ -134,7 +134,11 @@ impl Signature {
     /// finding: the same signature, or for one localized after reduction
     /// (which no single judgement computes) the same family.
     pub fn recognizes(&self, judged: &Signature) -> bool {
-        self == judged || (matches!(self.fault, Fault::Culprit { .. }) && self.same_family(judged))
+        // A localized finding (a culprit, or the clause a crash happens at)
+        // was named after probes the judgement of one run does not make.
+        let localized = matches!(self.fault, Fault::Culprit { .. })
+            || (self.fault == Fault::Crash && self.shape.as_deref().is_some_and(|s| s.starts_with("at:")));
+        self == judged || (localized && self.same_family(judged))
     }
 
     /// Whether `judged` is of this finding's family: the same engines and

@@ -494,7 +494,7 @@ fn localization_names_the_clause_behind_rows_a_grouping_return_parts() {
     );
     assert_eq!(
         locate(agree, text, (rows_of(2), rows_of(1)), Symptom::RowCount).as_deref(),
-        Some("rows-after(MATCH,after writes)")
+        Some("rows-after(read,after writes)")
     );
 
     // Every clause before it agrees: the DISTINCT is named, with its key's
@@ -511,6 +511,14 @@ fn localization_names_the_clause_behind_rows_a_grouping_return_parts() {
         |right, q| if q.contains("UNION") { rows_of(if right { 2 } else { 1 }) } else { rows_of(2) };
     let text = "UNWIND [1, 2] AS u RETURN u AS a0 UNION UNWIND [3] AS u RETURN u AS a0";
     assert_eq!(locate(united, text, (rows_of(2), rows_of(1)), Symptom::RowCount).as_deref(), distinct);
+    // A MERGE is named without its pattern.
+    let merged_on: fn(bool, &str) -> Outcome =
+        |right, q| if q.contains("MERGE") { rows_of(if right { 2 } else { 1 }) } else { rows_of(2) };
+    let text = "MATCH (n0) MERGE (n0)-[r0:T0 {k0: 1}]->(n1:L1) RETURN 0 AS a0";
+    assert_eq!(
+        locate(merged_on, text, (rows_of(2), rows_of(1)), Symptom::RowCount).as_deref(),
+        Some("rows-after(MERGE)")
+    );
     // A SET of properties, in whichever form, is one kind of write.
     let set: fn(bool, &str) -> Outcome =
         |right, q| if q.contains("SET") { rows_of(if right { 2 } else { 1 }) } else { rows_of(2) };

@@ -160,3 +160,24 @@ fn a_campaign_survives_a_killed_and_a_stopped_falkordb_server() {
 fn a_campaign_survives_a_killed_and_a_stopped_kuzu_host() {
     survive("kuzu@0.11.3", &["--queries", "200"]);
 }
+
+/// One FalkorDB segfault reached through different clauses the reducer
+/// could not remove (an UNWIND, a CALL) is one signature: the clause it
+/// happens at, found by cutting the query after each clause.
+#[test]
+fn a_crash_is_named_by_the_clause_it_happens_at() {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/crash-at");
+    for name in ["unwind", "call"] {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::copy(fixtures.join(name).join("case.json"), dir.path().join("case.json")).expect("copied");
+        let path = dir.path().to_str().expect("utf-8");
+        let o = crate::graphlancer(&["reduce", path]);
+        assert_eq!(o.status.code(), Some(0), "{name}: {}", crate::stderr(&o));
+        let case: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.path().join("case.json")).expect("case.json"))
+                .expect("JSON");
+        assert_eq!(case["signature"]["shape"], "at:MATCH,pattern:parts", "{name}: {}", case["query"]);
+        let replay = crate::graphlancer(&["replay", path]);
+        assert_eq!(replay.status.code(), Some(0), "{name}: {}", String::from_utf8_lossy(&replay.stdout));
+    }
+}
