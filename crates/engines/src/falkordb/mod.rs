@@ -50,9 +50,6 @@ struct Loaded {
     graph: Graph,
     identities: BTreeMap<i64, i64>,
     catalog: Catalog,
-    /// The graph key as `DUMP` serialized it right after the load, which
-    /// `RESTORE` brings back (not taken with indexes).
-    dump: Option<Vec<u8>>,
 }
 
 impl FalkorDb {
@@ -192,8 +189,7 @@ impl FalkorDb {
         }
     }
 
-    /// Deletes the graph key and brings the current graph back: restored
-    /// from its serialized form when it was loaded before, else created.
+    /// Deletes the graph key and creates the current graph again.
     fn restore(&mut self) -> Result<(), EngineError> {
         // A server still busy with a hung query must not hold recovery forever.
         self.conn
@@ -207,25 +203,9 @@ impl FalkorDb {
         // The same script on an empty graph gives the same ids and catalog
         // every time, so a reload after a write reuses what the load read
         // (the catalog as it was then, not as later queries grew it).
-        let reuse = self
-            .loaded
-            .as_ref()
-            .filter(|l| l.graph == graph)
-            .map(|l| (l.identities.clone(), l.catalog.clone(), l.dump.clone()));
-        // The server's own serialization of the graph as loaded comes back
-        // faster than the creation script is parsed and run again.
-        if let Some((identities, catalog, Some(dump))) = &reuse {
-            let restored: redis::RedisResult<redis::Value> =
-                redis::cmd("RESTORE").arg(GRAPH_KEY).arg(0).arg(dump.as_slice()).query(&mut self.conn);
-            if restored.is_ok() {
-                self.identities = identities.clone();
-                self.catalog = catalog.clone();
-                return Ok(());
-            }
-            let _: redis::RedisResult<redis::Value> = redis::cmd("GRAPH.DELETE").arg(GRAPH_KEY).query(&mut self.conn);
-        }
-        let indexed = self.settings.value(&FALKORDB_INDEX) == "all";
-        if indexed {
+        let reuse =
+            self.loaded.as_ref().filter(|l| l.graph == graph).map(|l| (l.identities.clone(), l.catalog.clone()));
+        if self.settings.value(&FALKORDB_INDEX) == "all" {
             // Before the data: an index built afterwards fills in the background.
             for l in &graph.schema.labels {
                 for k in &l.keys {
@@ -246,7 +226,7 @@ impl FalkorDb {
         for statement in creation_script(&graph, ScriptDialect::Cypher) {
             self.setup_query(&statement)?;
         }
-        if let Some((identities, catalog, _)) = reuse {
+        if let Some((identities, catalog)) = reuse {
             self.identities = identities;
             self.catalog = catalog;
             return Ok(());
@@ -264,17 +244,7 @@ impl FalkorDb {
             });
         }
         self.refresh_catalog()?;
-        // Not with indexes: a restored graph may fill them in the background,
-        // and a query meanwhile would see part of an index.
-        let dump = if indexed {
-            None
-        } else {
-            match redis::cmd("DUMP").arg(GRAPH_KEY).query::<redis::Value>(&mut self.conn) {
-                Ok(redis::Value::BulkString(bytes)) => Some(bytes),
-                _ => None,
-            }
-        };
-        self.loaded = Some(Loaded { graph, identities: self.identities.clone(), catalog: self.catalog.clone(), dump });
+        self.loaded = Some(Loaded { graph, identities: self.identities.clone(), catalog: self.catalog.clone() });
         Ok(())
     }
 
