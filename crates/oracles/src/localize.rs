@@ -420,6 +420,19 @@ impl Prober<'_, '_> {
             }
             break;
         }
+        // A variable a pattern bound, null on one engine and an entity on
+        // the other: the pattern matched differently, and the clause that
+        // bound it is named as rows are. (Different properties or labels of
+        // the same entity stay the variable's.)
+        if let Expr::Variable(name) = &culprit
+            && let Some(at) = prefix.iter().rposition(|c| {
+                matches!(c, Clause::Match { patterns, .. } if patterns.iter().any(|p| p.variables().any(|v| v == name)))
+            })
+            && let Probe::Differs =
+                self.probe(&prefix, Expr::IsNull { expr: Box::new(culprit.clone()), negated: false })?
+        {
+            return self.after_writes(&prefix[..=at]).map(Found::Culprit);
+        }
         // An aggregate none of whose operands differs (`count(*)`) counts
         // rows: where those differ, the rows are wrong, not the aggregate.
         if matches!(culprit, Expr::Aggregate { .. })
