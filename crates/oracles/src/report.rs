@@ -449,26 +449,8 @@ impl ReportStore {
     ) -> Result<Option<(Signature, PathBuf)>, ReportError> {
         let Some(signature) = self.reductions.get(generated).cloned() else { return Ok(None) };
         let Some(dir) = self.by_signature.get(&signature).cloned() else { return Ok(None) };
-        let list = dir.join("duplicates.tsv");
-        let line = format!("{}\t{}\t{}\t{generated}\n", at.seed, at.graph, at.case);
-        std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&list)
-            .and_then(|mut f| std::io::Write::write_all(&mut f, line.as_bytes()))
-            .map_err(io(&list))?;
-        // The count lives beside the case, so a duplicate never rewrites a large file.
-        let path = dir.join("occurrences");
-        let seen: u64 = match std::fs::read_to_string(&path) {
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => 1,
-            Err(e) => return Err(ReportError::Io { path, source: e }),
-            // A count that does not parse is not silently reset.
-            Ok(text) => text.trim().parse().map_err(|e| ReportError::Damaged {
-                path: path.clone(),
-                detail: format!("occurrences is not a count: {e}"),
-            })?,
-        };
-        write_atomic(&path, &format!("{}\n", seen + 1))?;
+        append(&dir.join("duplicates.tsv"), &format!("{}\t{}\t{}\t{generated}\n", at.seed, at.graph, at.case))?;
+        add_occurrences(&dir, 1)?;
         Ok(Some((signature, dir)))
     }
 
@@ -509,39 +491,46 @@ impl ReportStore {
         let recorded = self.record(&case)?;
         let (Recorded::New(here) | Recorded::Duplicate(here)) = &recorded;
         // `record` counted one occurrence; the folder may have counted more.
-        let occurrences = dir.join("occurrences");
-        let more = match std::fs::read_to_string(&occurrences) {
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => 0,
-            Err(e) => return Err(ReportError::Io { path: occurrences, source: e }),
-            Ok(text) => text
-                .trim()
-                .parse::<u64>()
-                .map_err(|e| ReportError::Damaged {
-                    path: occurrences.clone(),
-                    detail: format!("occurrences is not a count: {e}"),
-                })?
-                .saturating_sub(1),
-        };
+        let more = occurrences(dir)?.saturating_sub(1);
         if more > 0 {
-            let path = here.join("occurrences");
-            let seen: u64 = match std::fs::read_to_string(&path) {
-                Err(_) => 1,
-                Ok(text) => text.trim().parse().unwrap_or(1),
-            };
-            write_atomic(&path, &format!("{}\n", seen + more))?;
+            add_occurrences(here, more)?;
         }
-        let seen = dir.join("duplicates.tsv");
-        if let Ok(lines) = std::fs::read_to_string(&seen) {
-            let list = here.join("duplicates.tsv");
-            std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(&list)
-                .and_then(|mut f| std::io::Write::write_all(&mut f, lines.as_bytes()))
-                .map_err(io(&list))?;
+        if let Ok(lines) = std::fs::read_to_string(dir.join("duplicates.tsv")) {
+            append(&here.join("duplicates.tsv"), &lines)?;
         }
         Ok(recorded)
     }
+}
+
+/// How often the finding in `dir` was seen: its `occurrences` count, 1
+/// when it has none yet. A count that does not parse is not silently reset.
+fn occurrences(dir: &Path) -> Result<u64, ReportError> {
+    let path = dir.join("occurrences");
+    match std::fs::read_to_string(&path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(1),
+        Err(e) => Err(ReportError::Io { path, source: e }),
+        Ok(text) => text.trim().parse::<u64>().map_err(|e| ReportError::Damaged {
+            path: path.clone(),
+            detail: format!("occurrences is not a count: {e}"),
+        }),
+    }
+}
+
+/// Raises the count of the finding in `dir` by `n`. The count lives beside
+/// the case, so a duplicate never rewrites a large file.
+fn add_occurrences(dir: &Path, n: u64) -> Result<(), ReportError> {
+    let seen = occurrences(dir)?;
+    write_atomic(&dir.join("occurrences"), &format!("{}\n", seen + n))
+}
+
+/// Appends `text` to the file at `path`, creating it.
+fn append(path: &Path, text: &str) -> Result<(), ReportError> {
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .and_then(|mut f| std::io::Write::write_all(&mut f, text.as_bytes()))
+        .map_err(io(path))
 }
 
 /// Writes `case` over the finding in `dir` (after `graphlancer reduce`):
