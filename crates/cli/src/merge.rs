@@ -15,7 +15,14 @@ pub(crate) fn merge(out: &Path, inputs: &[PathBuf]) -> Result<ExitCode> {
     if out.join("summary.json").exists() || holds(&out.join("findings")) {
         bail!("{} already holds a campaign; merge into a new folder", out.display());
     }
-    let mut summaries = Vec::with_capacity(inputs.len());
+    let mut seen = std::collections::BTreeSet::new();
+    for input in inputs {
+        let canonical = input.canonicalize().unwrap_or_else(|_| input.clone());
+        if !seen.insert(canonical) {
+            bail!("{} is named twice: its findings would be counted twice", input.display());
+        }
+    }
+    let mut summaries: Vec<Summary> = Vec::with_capacity(inputs.len());
     for input in inputs {
         let path = input.join("summary.json");
         let text = std::fs::read_to_string(&path)
@@ -23,6 +30,15 @@ pub(crate) fn merge(out: &Path, inputs: &[PathBuf]) -> Result<ExitCode> {
         let s: Summary = serde_json::from_str(&text).with_context(|| format!("{} is damaged", path.display()))?;
         if let Some(first) = summaries.first() {
             let specs = |s: &Summary| s.engines.iter().map(|e| e.spec.clone()).collect::<Vec<_>>();
+            if first.seed != s.seed {
+                bail!(
+                    "{} ran seed {}, {} seed {}: shards of one campaign share its seed",
+                    inputs[0].display(),
+                    first.seed,
+                    input.display(),
+                    s.seed
+                );
+            }
             if specs(first) != specs(&s) || first.oracles != s.oracles {
                 bail!(
                     "{} ran {:?} with {:?}, {} ran {:?} with {:?}: only campaigns over the same engines and oracles merge",

@@ -143,14 +143,19 @@ pub(crate) fn write(out: &Path) -> Result<std::path::PathBuf> {
     h.push_str("</table>");
 
     let _ = write!(h, "<h2>Findings ({})</h2>", s.findings.len());
-    let mut dirs: Vec<&String> = s.findings.values().collect();
-    dirs.sort();
-    dirs.dedup();
-    for dir in dirs {
-        let dir = Path::new(dir);
+    // Folders by name under OUT/findings: the paths in summary.json are as
+    // the campaign was given them, from wherever it ran.
+    let mut names: Vec<String> = s
+        .findings
+        .values()
+        .filter_map(|d| Path::new(d).file_name().map(|n| n.to_string_lossy().into_owned()))
+        .collect();
+    names.sort();
+    names.dedup();
+    for name in names {
+        let dir = out.join("findings").join(&name);
         let case = read_case(&dir.join("case.json"))?;
-        let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        let link = dir.strip_prefix(out).unwrap_or(dir).join("README.md");
+        let link = Path::new("findings").join(&name).join("README.md");
         let _ = write!(
             h,
             "<h3><a href=\"{}\">{}</a>: {}</h3><p>graph of {} entities · replay: <code>graphlancer replay {}</code></p><pre>{}</pre><div class=\"side\">",

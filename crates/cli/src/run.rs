@@ -105,7 +105,7 @@ fn parse_shard(s: &str) -> Result<Part, String> {
     let bad = || format!("a shard is I/N with 0 <= I < N, e.g. 0/4, not '{s}'");
     let (i, n) = s.split_once('/').ok_or_else(bad)?;
     let (index, of): (u64, u64) = (i.trim().parse().map_err(|_| bad())?, n.trim().parse().map_err(|_| bad())?);
-    if index >= of {
+    if index >= of || of > u64::from(u32::MAX) {
         return Err(bad());
     }
     Ok(Part { index, of })
@@ -173,7 +173,7 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
     // second problem.
     let remote = specs.iter().find(|s| s.is_remote());
     let workers = match (args.workers, remote) {
-        (Some(0), _) => anyhow::bail!("--workers must be at least 1"),
+        (Some(n), _) if !(1..=1024).contains(&n) => anyhow::bail!("--workers must be between 1 and 1024, not {n}"),
         (Some(n), Some(spec)) if n > 1 => anyhow::bail!(
             "--workers {n}: {spec} is a server graphlancer does not start, and it holds one graph at a time; use --workers 1"
         ),

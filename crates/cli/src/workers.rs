@@ -48,19 +48,26 @@ pub(crate) fn run(
                 let (store, slot, profile, engines) =
                     (store.clone(), &latest[w as usize], profile.clone(), first.take());
                 scope.spawn(move || -> Result<Summary> {
-                    let engines = match engines {
-                        Some(e) => e,
-                        None => crate::run::open_all(specs)?,
-                    };
-                    let mut campaign = Campaign::new(engines, profile, own)?.with_store(store);
-                    let mut shared = Instant::now() - SHARE_EVERY;
-                    let summary = campaign.run(&mut |s: &Summary| {
-                        if shared.elapsed() >= SHARE_EVERY {
-                            *slot.lock().unwrap_or_else(PoisonError::into_inner) = Some(s.clone());
-                            shared = Instant::now();
-                        }
-                    })?;
-                    Ok(summary)
+                    let result = (|| {
+                        let engines = match engines {
+                            Some(e) => e,
+                            None => crate::run::open_all(specs)?,
+                        };
+                        let mut campaign = Campaign::new(engines, profile, own)?.with_store(store);
+                        let mut shared = Instant::now() - SHARE_EVERY;
+                        Ok(campaign.run(&mut |s: &Summary| {
+                            if shared.elapsed() >= SHARE_EVERY {
+                                *slot.lock().unwrap_or_else(PoisonError::into_inner) = Some(s.clone());
+                                shared = Instant::now();
+                            }
+                        })?)
+                    })();
+                    // A worker that failed stops the others: the run reports
+                    // its error now, not when their budgets end.
+                    if result.is_err() {
+                        graphlancer_oracles::interrupt::halt();
+                    }
+                    result
                 })
             })
             .collect();
@@ -80,13 +87,16 @@ pub(crate) fn run(
         }
         handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err(anyhow!("a campaign worker panicked")))).collect()
     });
-    let mut done = Vec::with_capacity(results.len());
-    for r in results {
-        done.push(r?);
+    let (done, failed): (Vec<_>, Vec<_>) = results.into_iter().partition(Result::is_ok);
+    let done: Vec<Summary> = done.into_iter().filter_map(Result::ok).collect();
+    // What the workers that finished did is kept, even when one failed.
+    if let Some(sum) = total(&done) {
+        write_summary(&config.out, &sum)?;
     }
-    let sum = total(&done).ok_or_else(|| anyhow!("no worker ran"))?;
-    write_summary(&config.out, &sum)?;
-    Ok(sum)
+    if let Some(Err(e)) = failed.into_iter().next() {
+        return Err(e);
+    }
+    total(&done).ok_or_else(|| anyhow!("no worker ran"))
 }
 
 /// The sum of the workers' summaries.

@@ -599,7 +599,7 @@ impl Campaign {
             Budget::Queries(_) => None,
         };
         let done = |s: &Summary| {
-            crate::interrupt::requested().is_some()
+            crate::interrupt::stopping()
                 || match budget {
                     Budget::Queries(n) => s.queries >= n,
                     Budget::Time(t) => started.elapsed() >= t,

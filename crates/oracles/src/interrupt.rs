@@ -4,7 +4,7 @@
 //! it was interrupted, and the engines stop their servers as they are
 //! dropped. The command-line tool connects the signals to [`flag`].
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
 /// The flag a signal handler sets to the signal's number; 0 while nothing
@@ -25,6 +25,20 @@ pub fn requested() -> Option<i32> {
         0 => None,
         s => i32::try_from(s).ok(),
     }
+}
+
+/// Whether a stop was asked for, by a signal or by [`halt`].
+pub fn stopping() -> bool {
+    requested().is_some() || HALT.load(Ordering::Relaxed)
+}
+
+static HALT: AtomicBool = AtomicBool::new(false);
+
+/// Stops every campaign loop of this process at its next query, as a
+/// signal does but without one: a worker that failed stops the others, so
+/// the run reports its error now, not when their budgets end.
+pub fn halt() {
+    HALT.store(true, Ordering::Relaxed);
 }
 
 /// The name of a stopping signal, for the summary.

@@ -361,7 +361,15 @@ impl Prober<'_, '_> {
         let shape = crate::constructs::clause_shape(clause);
         match clause {
             Clause::With(p) | Clause::Return(p) if p.distinct && !p.items.iter().any(|(e, _)| e.has_aggregate()) => {
-                distinct_name(before, &p.items, self.schema)
+                // What else the projection does (ORDER BY, SKIP, LIMIT, WHERE) stays.
+                let rest: Vec<&str> =
+                    shape.split(',').filter(|c| !matches!(*c, "WITH" | "RETURN" | "DISTINCT")).collect();
+                let name = distinct_name(before, &p.items, self.schema);
+                if rest.is_empty() {
+                    name
+                } else {
+                    name.replacen("DISTINCT", &format!("DISTINCT,{}", rest.join(",")), 1)
+                }
             }
             Clause::With(p) | Clause::Return(p) if grouping(p) => {
                 let keys: Vec<String> = p

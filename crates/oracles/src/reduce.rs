@@ -134,6 +134,11 @@ impl Reducer<'_> {
             return Ok(Reduction { reduced: None, attempts: 0, finished: true });
         }
         let hang = family.fault == crate::signature::Fault::Timeout;
+        // A reduced hang is checked again with four times the time at the
+        // end: that much of the budget is kept for it from the start.
+        if hang {
+            run.limits.time = run.limits.time.saturating_sub(self.exec.timeout.saturating_mul(4));
+        }
         let graph_too = !hang && self.oracle.kind() != crate::oracle::OracleKind::Metamorphic;
         let mut state = State {
             group: case
@@ -157,7 +162,7 @@ impl Reducer<'_> {
         // query finishes then); where the budget has no room for that, the
         // case is written as generated and `graphlancer reduce` goes on.
         let longer_timeout = self.exec.timeout.saturating_mul(4);
-        if hang && state.best.is_some() && run.started.elapsed() + longer_timeout > run.limits.time {
+        if hang && state.best.is_some() && run.started.elapsed() + longer_timeout > self.limits.time {
             state.best = None;
             finished = false;
         }
@@ -526,7 +531,7 @@ impl Run<'_> {
     fn spent(&self) -> bool {
         self.attempts >= self.limits.candidates
             || self.started.elapsed() >= self.limits.time
-            || crate::interrupt::requested().is_some()
+            || crate::interrupt::stopping()
     }
 }
 

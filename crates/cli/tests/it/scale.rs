@@ -60,6 +60,9 @@ fn shards_draw_disjoint_graphs_and_merge_into_one_folder() {
     let again = graphlancer(&[&["merge", "--out", merged.to_str().expect("utf-8")][..], &paths].concat());
     assert_eq!(again.status.code(), Some(2));
     assert!(stderr(&again).contains("already holds a campaign"), "{}", stderr(&again));
+    let twice = graphlancer(&["merge", "--out", "unused", paths[0], paths[0]]);
+    assert_eq!(twice.status.code(), Some(2));
+    assert!(stderr(&twice).contains("named twice"), "{}", stderr(&twice));
     let empty = tempfile::tempdir().expect("tempdir");
     let bad = graphlancer(&["merge", "--out", "unused", empty.path().to_str().expect("utf-8")]);
     assert_eq!(bad.status.code(), Some(2));

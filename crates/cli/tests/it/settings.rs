@@ -83,7 +83,20 @@ fn a_setting_the_release_lacks_is_a_clear_error() {
 fn the_settings_oracle_runs_every_configuration_on_grafeo() {
     let dir = tempfile::tempdir().expect("tempdir");
     let out = dir.path().join("out");
-    let args = ["run", "--engine", "grafeo", "--oracle", "settings", "--queries", "60", "--seed", "4", "--json"];
+    let args = [
+        "run",
+        "--engine",
+        "grafeo",
+        "--oracle",
+        "settings",
+        "--queries",
+        "60",
+        "--seed",
+        "4",
+        "--workers",
+        "1",
+        "--json",
+    ];
     let o = graphlancer(&[&args[..], &["--out", out.to_str().expect("utf-8")]].concat());
     assert!(matches!(o.status.code(), Some(0 | 1)), "{}", stderr(&o));
     let summary: serde_json::Value = serde_json::from_slice(&o.stdout).expect("summary JSON");
@@ -101,8 +114,9 @@ fn the_settings_oracle_runs_every_configuration_on_grafeo() {
     );
     assert_eq!(summary["oracles"], serde_json::json!(["crash", "settings"]), "settings brings the crash oracle");
     assert_eq!(summary["plans_missing"], 0, "{summary}");
+    // Combinations of optimizing operators: several, and far fewer than queries.
     let combinations = summary["plan_combinations"].as_u64().unwrap_or(0);
-    assert!(combinations >= 10, "{summary}");
+    assert!((3..=30).contains(&combinations), "{summary}");
     for (signature, _) in summary["findings"].as_object().expect("findings") {
         assert!(signature.starts_with("settings:grafeo+grafeo?") || signature.starts_with("crash:"), "{signature}");
     }
