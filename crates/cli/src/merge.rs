@@ -73,11 +73,7 @@ pub(crate) fn merge(out: &Path, inputs: &[PathBuf]) -> Result<ExitCode> {
             }
         }
     }
-    let (first, rest) = summaries.split_first().context("nothing to merge")?;
-    let mut total = first.clone();
-    for s in rest {
-        total.absorb(s);
-    }
+    let mut total = Summary::sum(&summaries).context("nothing to merge")?;
     // Counted again over the merged folder: a finding two shards both
     // reported is one finding here.
     let seen = total.findings_new + total.findings_duplicate;

@@ -67,11 +67,16 @@ pub(crate) fn write(out: &Path) -> Result<std::path::PathBuf> {
     h.push_str("<h2>Over time</h2><div class=\"plots\">");
     // Over the last ten seconds at each sample: per second, reductions
     // (which run no generated queries) would make it jump between 0 and peaks.
+    // The window's start only moves forward: one pass over the timeline.
+    let mut start = 0;
     let rate: Vec<(f64, f64)> = s
         .timeline
         .iter()
         .filter_map(|now| {
-            let then = s.timeline.iter().find(|t| t.seconds >= now.seconds - RATE_WINDOW)?;
+            while s.timeline[start].seconds < now.seconds - RATE_WINDOW {
+                start += 1;
+            }
+            let then = &s.timeline[start];
             (now.seconds > then.seconds)
                 .then(|| (now.seconds, now.queries.saturating_sub(then.queries) as f64 / (now.seconds - then.seconds)))
         })
@@ -88,7 +93,7 @@ pub(crate) fn write(out: &Path) -> Result<std::path::PathBuf> {
     h.push_str("</div>");
 
     h.push_str("<h2>Where the time went</h2><table><tr><th>part</th><th>seconds</th><th>share</th></tr>");
-    let all = (s.seconds * s.workers.max(1) as f64).max(1e-9);
+    let all = s.worker_seconds();
     for (name, secs) in s.time.parts() {
         let _ = write!(h, "<tr><td>{name}</td><td>{secs:.1}</td><td>{:.1}%</td></tr>", 100.0 * secs / all);
     }

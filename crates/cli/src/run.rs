@@ -330,7 +330,7 @@ pub(crate) fn open_all(specs: &[EngineSpec]) -> Result<Vec<Box<dyn Engine>>> {
 
 fn describe(s: &Summary, out: &Path) -> String {
     // With several workers, each part of the time counts every worker's.
-    let worker_seconds = (s.seconds * s.workers.max(1) as f64).max(1e-9);
+    let worker_seconds = s.worker_seconds();
     let mut t = format!(
         "{} queries on {} graphs in {:.1} s ({:.1} queries/s) · seed {} · oracles {} · dialect {}\n",
         s.queries,

@@ -47,21 +47,8 @@ pub(crate) fn run(
                 }
                 let (store, slot, profile, engines) =
                     (store.clone(), &latest[w as usize], profile.clone(), first.take());
-                scope.spawn(move || -> Result<Summary> {
-                    let result = (|| {
-                        let engines = match engines {
-                            Some(e) => e,
-                            None => crate::run::open_all(specs)?,
-                        };
-                        let mut campaign = Campaign::new(engines, profile, own)?.with_store(store);
-                        let mut shared = Instant::now() - SHARE_EVERY;
-                        Ok(campaign.run(&mut |s: &Summary| {
-                            if shared.elapsed() >= SHARE_EVERY {
-                                *slot.lock().unwrap_or_else(PoisonError::into_inner) = Some(s.clone());
-                                shared = Instant::now();
-                            }
-                        })?)
-                    })();
+                scope.spawn(move || {
+                    let result = work(engines, specs, profile, own, store, slot);
                     // A worker that failed stops the others: the run reports
                     // its error now, not when their budgets end.
                     if result.is_err() {
@@ -76,7 +63,7 @@ pub(crate) fn run(
             std::thread::sleep(Duration::from_millis(100));
             let running: Vec<Summary> =
                 latest.iter().filter_map(|s| s.lock().unwrap_or_else(PoisonError::into_inner).clone()).collect();
-            if let Some(sum) = total(&running) {
+            if let Some(sum) = Summary::sum(&running) {
                 show(&sum);
                 if written.elapsed() >= WRITE_EVERY {
                     // A failed write now is reported by the final one.
@@ -87,24 +74,46 @@ pub(crate) fn run(
         }
         handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err(anyhow!("a campaign worker panicked")))).collect()
     });
-    let (done, failed): (Vec<_>, Vec<_>) = results.into_iter().partition(Result::is_ok);
-    let done: Vec<Summary> = done.into_iter().filter_map(Result::ok).collect();
+    let (mut done, mut failure) = (Vec::with_capacity(results.len()), None);
+    for r in results {
+        match r {
+            Ok(summary) => done.push(summary),
+            Err(e) => {
+                failure.get_or_insert(e);
+            }
+        }
+    }
     // What the workers that finished did is kept, even when one failed.
-    if let Some(sum) = total(&done) {
-        write_summary(&config.out, &sum)?;
+    let sum = Summary::sum(&done);
+    if let Some(sum) = &sum {
+        write_summary(&config.out, sum)?;
     }
-    if let Some(Err(e)) = failed.into_iter().next() {
-        return Err(e);
+    match failure {
+        Some(e) => Err(e),
+        None => sum.ok_or_else(|| anyhow!("no worker ran")),
     }
-    total(&done).ok_or_else(|| anyhow!("no worker ran"))
 }
 
-/// The sum of the workers' summaries.
-fn total(summaries: &[Summary]) -> Option<Summary> {
-    let (first, rest) = summaries.split_first()?;
-    let mut sum = first.clone();
-    for s in rest {
-        sum.absorb(s);
-    }
-    Some(sum)
+/// One worker: its campaign on `engines` (or on engines it opens), handing
+/// its running summary to `slot` now and then.
+fn work(
+    engines: Option<Vec<Box<dyn Engine>>>,
+    specs: &[EngineSpec],
+    profile: DialectProfile,
+    config: CampaignConfig,
+    store: Arc<Mutex<ReportStore>>,
+    slot: &Mutex<Option<Summary>>,
+) -> Result<Summary> {
+    let engines = match engines {
+        Some(e) => e,
+        None => crate::run::open_all(specs)?,
+    };
+    let mut campaign = Campaign::sharing(engines, profile, config, store)?;
+    let mut shared = Instant::now() - SHARE_EVERY;
+    Ok(campaign.run(&mut |s: &Summary| {
+        if shared.elapsed() >= SHARE_EVERY {
+            *slot.lock().unwrap_or_else(PoisonError::into_inner) = Some(s.clone());
+            shared = Instant::now();
+        }
+    })?)
 }

@@ -295,6 +295,22 @@ pub struct Sample {
 }
 
 impl Summary {
+    /// The sum of the summaries of one run's workers (or of a campaign's
+    /// shards), `None` for none.
+    pub fn sum(summaries: &[Summary]) -> Option<Summary> {
+        let (first, rest) = summaries.split_first()?;
+        let mut sum = first.clone();
+        for s in rest {
+            sum.absorb(s);
+        }
+        Some(sum)
+    }
+
+    /// The seconds all workers had: what the time parts add up to at most.
+    pub fn worker_seconds(&self) -> f64 {
+        (self.seconds * self.workers.max(1) as f64).max(1e-9)
+    }
+
     /// Adds the summary of another worker of the same run: counts add up,
     /// the run lasted as long as its longest worker, and the time parts add
     /// up to the seconds all the workers ran.
@@ -336,8 +352,8 @@ impl Summary {
         self.seconds = self.seconds.max(o.seconds);
         self.queries_per_second = self.queries as f64 / self.seconds.max(1e-9);
         self.harness_seconds += o.harness_seconds;
-        for (mine, theirs) in self.time.parts_mut().into_iter().zip(o.time.parts()) {
-            *mine += theirs.1;
+        for ((_, mine), (_, theirs)) in self.time.fields().into_iter().zip(o.time.parts()) {
+            *mine += theirs;
         }
         self.timeline = merge_timelines(&self.timeline, &o.timeline);
         self.findings.extend(o.findings.iter().map(|(k, v)| (k.clone(), v.clone())));
@@ -396,31 +412,23 @@ pub struct WallTime {
 }
 
 impl WallTime {
-    fn parts_mut(&mut self) -> [&mut f64; 8] {
+    /// Every part with its name: the one list of them.
+    fn fields(&mut self) -> [(&'static str, &mut f64); 8] {
         [
-            &mut self.queries,
-            &mut self.timeouts,
-            &mut self.restores,
-            &mut self.restarts,
-            &mut self.loads,
-            &mut self.plans,
-            &mut self.reduction,
-            &mut self.harness,
+            ("queries", &mut self.queries),
+            ("timeouts", &mut self.timeouts),
+            ("restores", &mut self.restores),
+            ("restarts", &mut self.restarts),
+            ("loads", &mut self.loads),
+            ("plans", &mut self.plans),
+            ("reduction", &mut self.reduction),
+            ("harness", &mut self.harness),
         ]
     }
 
     /// The parts as `(name, seconds)`, in the order they are printed.
     pub fn parts(&self) -> [(&'static str, f64); 8] {
-        [
-            ("queries", self.queries),
-            ("timeouts", self.timeouts),
-            ("restores", self.restores),
-            ("restarts", self.restarts),
-            ("loads", self.loads),
-            ("plans", self.plans),
-            ("reduction", self.reduction),
-            ("harness", self.harness),
-        ]
+        self.clone().fields().map(|(name, seconds)| (name, *seconds))
     }
 }
 
@@ -476,7 +484,27 @@ impl Campaign {
     pub fn new(
         engines: Vec<Box<dyn Engine>>,
         profile: DialectProfile,
+        config: CampaignConfig,
+    ) -> Result<Self, CampaignError> {
+        Self::build(engines, profile, config, None)
+    }
+
+    /// As [`Self::new`], writing into `store`, which the other workers of a
+    /// run share.
+    pub fn sharing(
+        engines: Vec<Box<dyn Engine>>,
+        profile: DialectProfile,
+        config: CampaignConfig,
+        store: Arc<Mutex<ReportStore>>,
+    ) -> Result<Self, CampaignError> {
+        Self::build(engines, profile, config, Some(store))
+    }
+
+    fn build(
+        engines: Vec<Box<dyn Engine>>,
+        profile: DialectProfile,
         mut config: CampaignConfig,
+        store: Option<Arc<Mutex<ReportStore>>>,
     ) -> Result<Self, CampaignError> {
         // Only oracles that compare answers read values; the crash and error
         // oracles need outcomes and row counts, so adapters may skip decoding.
@@ -535,7 +563,10 @@ impl Campaign {
         config.generator.validate().map_err(|e| CampaignError::Config(e.to_string()))?;
         std::fs::create_dir_all(&config.out)
             .map_err(|e| CampaignError::Report(ReportError::Io { path: config.out.clone(), source: e }))?;
-        let store = Arc::new(Mutex::new(ReportStore::open(&config.out)?));
+        let store = match store {
+            Some(shared) => shared,
+            None => Arc::new(Mutex::new(ReportStore::open(&config.out)?)),
+        };
         let overheads = vec![Overhead::default(); engines.len()];
         Ok(Self {
             engines,
@@ -547,13 +578,6 @@ impl Campaign {
             time: WallTime::default(),
             overheads,
         })
-    }
-
-    /// This campaign writing into `store`, shared with the other workers of
-    /// a run, instead of its own.
-    pub fn with_store(mut self, store: Arc<Mutex<ReportStore>>) -> Self {
-        self.store = store;
-        self
     }
 
     /// Runs until the budget is spent; `progress` sees the summary after each query.
@@ -1190,14 +1214,22 @@ pub fn write_summary(out: &std::path::Path, s: &Summary) -> Result<(), CampaignE
 /// reduction leaves a gap its last sample fills.
 fn merge_timelines(a: &[Sample], b: &[Sample]) -> Vec<Sample> {
     let end = a.iter().chain(b).map(|t| t.seconds).fold(0.0, f64::max);
-    let by = |line: &[Sample], t: f64| line.iter().take_while(|s| s.seconds <= t).last().copied().unwrap_or_default();
     let mut grid: Vec<f64> = (1..=end.floor() as u64).map(|t| t as f64).collect();
     if grid.last() != Some(&end) {
         grid.push(end);
     }
+    // Each timeline is in time order: one cursor each, so a long run's
+    // merge (every 100 ms while workers run) stays linear.
+    let (mut a, mut b) = (a.iter().peekable(), b.iter().peekable());
+    let (mut x, mut y) = (Sample::default(), Sample::default());
     grid.into_iter()
         .map(|t| {
-            let (x, y) = (by(a, t), by(b, t));
+            while let Some(s) = a.next_if(|s| s.seconds <= t) {
+                x = *s;
+            }
+            while let Some(s) = b.next_if(|s| s.seconds <= t) {
+                y = *s;
+            }
             Sample { seconds: t, queries: x.queries + y.queries, findings: x.findings + y.findings }
         })
         .collect()

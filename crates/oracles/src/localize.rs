@@ -141,8 +141,12 @@ fn localize_union(
 
 /// A DISTINCT over `items` (after `before`), named by its keys' kinds.
 fn distinct_name(before: &[Clause], items: &[(Expr, String)], schema: &Schema) -> String {
-    let keys: Vec<String> = items.iter().map(|(e, _)| kind_with_operands(before, e, schema)).collect();
-    format!("DISTINCT,keys:{}", keys.join(";"))
+    format!("DISTINCT,keys:{}", keys(before, items.iter().map(|(e, _)| e), schema))
+}
+
+/// Grouping or DISTINCT keys by their kinds, `;` between them.
+fn keys<'e>(before: &[Clause], keys: impl Iterator<Item = &'e Expr>, schema: &Schema) -> String {
+    keys.map(|e| kind_with_operands(before, e, schema)).collect::<Vec<_>>().join(";")
 }
 
 /// What a descent found.
@@ -360,25 +364,16 @@ impl Prober<'_, '_> {
     fn shape(&self, before: &[Clause], clause: &Clause) -> String {
         let shape = crate::constructs::clause_shape(clause);
         match clause {
-            Clause::With(p) | Clause::Return(p) if p.distinct && !p.items.iter().any(|(e, _)| e.has_aggregate()) => {
-                // What else the projection does (ORDER BY, SKIP, LIMIT, WHERE) stays.
-                let rest: Vec<&str> =
-                    shape.split(',').filter(|c| !matches!(*c, "WITH" | "RETURN" | "DISTINCT")).collect();
-                let name = distinct_name(before, &p.items, self.schema);
-                if rest.is_empty() {
-                    name
-                } else {
-                    name.replacen("DISTINCT", &format!("DISTINCT,{}", rest.join(",")), 1)
-                }
-            }
             Clause::With(p) | Clause::Return(p) if grouping(p) => {
-                let keys: Vec<String> = p
-                    .items
-                    .iter()
-                    .filter(|(e, _)| !e.has_aggregate())
-                    .map(|(e, _)| kind_with_operands(before, e, self.schema))
-                    .collect();
-                format!("{shape},keys:{}", keys.join(";"))
+                let grouped = p.items.iter().map(|(e, _)| e).filter(|e| !e.has_aggregate());
+                let keys = keys(before, grouped, self.schema);
+                if p.items.iter().any(|(e, _)| e.has_aggregate()) {
+                    return format!("{shape},keys:{keys}");
+                }
+                // A DISTINCT alone: named without its clause's keyword; what
+                // else the projection does (ORDER BY, SKIP, LIMIT, WHERE) stays.
+                let rest = shape.split(',').filter(|c| !matches!(*c, "WITH" | "RETURN" | "DISTINCT"));
+                format!("{},keys:{keys}", std::iter::once("DISTINCT").chain(rest).collect::<Vec<_>>().join(","))
             }
             // Which pattern a MERGE matches is the query's; how MERGE binds
             // and creates is the bug (its ON CREATE and ON MATCH stay).

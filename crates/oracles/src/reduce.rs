@@ -205,17 +205,14 @@ impl Reducer<'_> {
         }
         if state.best.is_none() {
             // Nothing smaller shows the finding: the case is its own
-            // fixpoint, and a difference between a pair of engines is still
-            // localized, or it would keep its observer's signature.
-            if self.oracle.kind().compares_a_pair() && !run.spent() {
+            // fixpoint, and it is still named (a difference between a pair
+            // of engines localized, a crash by its clause), or it would keep
+            // its observer's signature.
+            let kind = self.oracle.kind();
+            if (kind.compares_a_pair() || kind == crate::oracle::OracleKind::Crash) && !run.spent() {
                 self.load(&state.graph)?;
                 state.best = self.trial(run, queries_of(run.case, &state.group))?;
-                self.localize(state)?;
-            }
-            if self.oracle.kind() == crate::oracle::OracleKind::Crash && !run.spent() {
-                self.load(&state.graph)?;
-                state.best = self.trial(run, queries_of(run.case, &state.group))?;
-                self.crash_site(state, run)?;
+                self.name(state, run)?;
             }
             return Ok(true);
         }
@@ -232,9 +229,15 @@ impl Reducer<'_> {
             return Ok(false);
         }
         state.best = replay;
-        self.localize(state)?;
-        self.crash_site(state, run)?;
+        self.name(state, run)?;
         Ok(true)
+    }
+
+    /// The reduced finding's signature by what it comes down to: a pair's
+    /// difference by the part that differs, a crash by its clause.
+    fn name(&mut self, state: &mut State, run: &mut Run<'_>) -> Result<(), EngineError> {
+        self.localize(state)?;
+        self.crash_site(state, run)
     }
 
     /// For a crash: the first clause after which the query, cut there and

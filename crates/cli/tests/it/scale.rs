@@ -22,6 +22,13 @@ fn findings(out: &Path) -> Vec<(u64, String, u64)> {
         .collect()
 }
 
+/// Runs `args`, which graphlancer must refuse (exit 2) saying `why`.
+fn refused(args: &[&str], why: &str) {
+    let o = graphlancer(args);
+    assert_eq!(o.status.code(), Some(2), "{args:?}");
+    assert!(stderr(&o).contains(why), "{args:?}: {}", stderr(&o));
+}
+
 fn campaign(out: &Path, extra: &[&str]) -> serde_json::Value {
     let out_s = out.to_str().expect("utf-8");
     let args = ["run", "--engine", "grafeo", "--engine", "falkordb", "--seed", "3", "--queries-per-graph", "40"];
@@ -57,16 +64,10 @@ fn shards_draw_disjoint_graphs_and_merge_into_one_folder() {
     assert_eq!(summary["queries"], 240);
     assert_eq!(summary["findings_new"], out.len() as u64);
     // A merged folder is not merged into again, and a folder without a summary is refused.
-    let again = graphlancer(&[&["merge", "--out", merged.to_str().expect("utf-8")][..], &paths].concat());
-    assert_eq!(again.status.code(), Some(2));
-    assert!(stderr(&again).contains("already holds a campaign"), "{}", stderr(&again));
-    let twice = graphlancer(&["merge", "--out", "unused", paths[0], paths[0]]);
-    assert_eq!(twice.status.code(), Some(2));
-    assert!(stderr(&twice).contains("named twice"), "{}", stderr(&twice));
+    refused(&[&["merge", "--out", merged.to_str().expect("utf-8")][..], &paths].concat(), "already holds a campaign");
+    refused(&["merge", "--out", "unused", paths[0], paths[0]], "named twice");
     let empty = tempfile::tempdir().expect("tempdir");
-    let bad = graphlancer(&["merge", "--out", "unused", empty.path().to_str().expect("utf-8")]);
-    assert_eq!(bad.status.code(), Some(2));
-    assert!(stderr(&bad).contains("not a campaign folder"), "{}", stderr(&bad));
+    refused(&["merge", "--out", "unused", empty.path().to_str().expect("utf-8")], "not a campaign folder");
 }
 
 #[test]
@@ -83,11 +84,8 @@ fn workers_share_the_budget_and_one_findings_folder() {
     let signatures: BTreeSet<&String> = found.iter().map(|(_, s, _)| s).collect();
     assert_eq!(signatures.len(), found.len(), "two folders for one signature");
     assert_eq!(json(&out.join("summary.json")), s);
-    let zero = graphlancer(&["run", "--workers", "0", "--out", out.to_str().expect("utf-8")]);
-    assert_eq!(zero.status.code(), Some(2));
-    let remote = graphlancer(&["run", "--engine", "falkordb://127.0.0.1:1", "--workers", "2"]);
-    assert_eq!(remote.status.code(), Some(2));
-    assert!(stderr(&remote).contains("--workers 1"), "{}", stderr(&remote));
+    refused(&["run", "--workers", "0", "--out", out.to_str().expect("utf-8")], "--workers");
+    refused(&["run", "--engine", "falkordb://127.0.0.1:1", "--workers", "2"], "--workers 1");
 }
 
 /// The HTML report of a campaign, opened in headless Chromium when the
