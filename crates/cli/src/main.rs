@@ -14,6 +14,7 @@ use graphlancer_engines::host::{HostCommand, serve};
 use graphlancer_engines::{EngineSpec, ExecOptions, OpenOptions, Outcome};
 use graphlancer_model::{Graph, GraphConfig, Language, ScriptDialect, creation_script, generate};
 
+mod coverage;
 mod engines;
 mod generate;
 mod junit;
@@ -191,6 +192,20 @@ enum Command {
         /// One query a line, or JSON objects with the AST, skeleton and features.
         #[arg(long, value_enum, default_value_t = QueryFormat::Lines)]
         format: QueryFormat,
+        /// Instead of printing queries, measure the generator against the
+        /// openCypher grammar and the Cypher manual's functions: per dialect
+        /// (each of `--dialect`, default all), which constructs `--count`
+        /// queries contain, which the profile refuses and which no
+        /// production writes. Preset: crash unless given.
+        #[arg(long)]
+        coverage: bool,
+        /// With --coverage: also run each construct's example on these
+        /// engines (repeat for several), to show what each accepts.
+        #[arg(long = "engine", requires = "coverage")]
+        engines: Vec<String>,
+        /// With --coverage: print the table as JSON.
+        #[arg(long, requires = "coverage")]
+        json: bool,
     },
     /// Runs generated queries on an engine and reports rejection, non-empty and coverage rates.
     Validity {
@@ -396,7 +411,16 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Generate { generate: args, graph_seed, format } => {
+        Command::Generate { generate: args, coverage: true, engines, json, .. } => {
+            let table = coverage::measure(&args, &engines, Duration::from_secs(10))?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&table)?);
+            } else {
+                print!("{}", table.markdown());
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Generate { generate: args, graph_seed, format, .. } => {
             let g = generate(graph_seed, &limited(args.graph_limits("grafeo")?))?;
             generate::print(&args, &g, matches!(format, QueryFormat::Jsonl))?;
             Ok(ExitCode::SUCCESS)

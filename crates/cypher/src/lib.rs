@@ -9,6 +9,7 @@ pub mod context;
 pub mod feature;
 pub mod functions;
 pub mod generate;
+pub mod grammar;
 pub mod parse;
 pub mod profile;
 pub mod render;
