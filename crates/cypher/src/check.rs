@@ -371,6 +371,8 @@ fn infer(e: &Expr, schema: &Schema, env: &Env) -> Result<Option<Ty>, String> {
                 "avg" => Some(Ty::Float),
                 "min" | "max" => t,
                 "collect" => t.map(Ty::list),
+                "stDev" | "stDevP" if !numeric(&t) => return Err(format!("{name} of {t:?}")),
+                "stDev" | "stDevP" => Some(Ty::Float),
                 other => return Err(format!("unknown aggregate {other}")),
             }
         }
@@ -528,8 +530,20 @@ fn literal_type(v: &Value) -> Result<Option<Ty>, String> {
 /// Argument and result types of the functions the generator uses.
 /// A call typed by the function table the generator writes from.
 fn function(name: &str, args: &[Expr], schema: &Schema, env: &Env) -> Result<Option<Ty>, String> {
-    use crate::functions::{Kind, by_name};
-    let f = by_name(name).ok_or_else(|| format!("unknown function {name}"))?;
+    let mut error = format!("unknown function {name}");
+    for f in crate::functions::overloads(name) {
+        match overload(f, args, schema, env) {
+            Ok(t) => return Ok(t),
+            Err(e) => error = e,
+        }
+    }
+    Err(error)
+}
+
+/// A call typed by one overload of its function.
+fn overload(f: &crate::functions::Function, args: &[Expr], schema: &Schema, env: &Env) -> Result<Option<Ty>, String> {
+    use crate::functions::Kind;
+    let name = f.name;
     if !f.variadic() && args.len() != f.params.len() {
         return Err(format!("{name} takes {} arguments", f.params.len()));
     }

@@ -110,6 +110,7 @@ features! {
     Min = "min",
     Max = "max",
     Collect = "collect",
+    StDev = "stdev",
     AggregateDistinct = "aggregate_distinct",
     // Functions.
     FnToUpper = "fn_toUpper",
@@ -155,6 +156,22 @@ features! {
     FnId = "fn_id",
     FnRand = "fn_rand",
     FnTimestamp = "fn_timestamp",
+    FnLog10 = "fn_log10",
+    FnTan = "fn_tan",
+    FnArc = "fn_asin",
+    FnAngles = "fn_degrees",
+    FnConstants = "fn_pi",
+    FnIsNaN = "fn_isNaN",
+    FnIsEmpty = "fn_isEmpty",
+    FnLowerUpper = "fn_lower",
+    FnBTrim = "fn_btrim",
+    FnCharLength = "fn_char_length",
+    FnNormalize = "fn_normalize",
+    FnNullIf = "fn_nullIf",
+    FnOrNull = "fn_toIntegerOrNull",
+    FnToList = "fn_toIntegerList",
+    FnRangeStep = "fn_range_step",
+    FnReverseList = "fn_reverse_list",
 }
 
 impl From<Feature> for &'static str {

@@ -7,7 +7,7 @@ use std::cmp::Ordering;
 
 use crate::Failure;
 use crate::eval::Ev;
-use crate::value::{V, order};
+use crate::value::{V, equals, order};
 
 fn ascii(s: &str) -> Result<&str, Failure> {
     if s.is_ascii() { Ok(s) } else { Err(Failure::unsupported("a character position in text beyond ASCII")) }
@@ -88,10 +88,35 @@ pub(crate) fn call(ev: &Ev<'_>, name: &str, args: Vec<V>) -> Result<V, Failure> 
         ("coalesce", _) => args.into_iter().find(|v| !v.is_null()).unwrap_or(V::Null),
         ("id" | "elementId", _) => return Err(Failure::unsupported("id() is each engine's own")),
         ("rand" | "timestamp", _) => return Err(Failure::unsupported(format!("{name}() has no one right answer"))),
+        ("pi", []) => V::Float(std::f64::consts::PI),
+        ("e", []) => V::Float(std::f64::consts::E),
+        // null when the two are equal, else the first (null = anything is not true).
+        ("nullIf", [a, b]) => {
+            if !a.is_null() && !b.is_null() && equals(a, b) == Some(true) {
+                V::Null
+            } else {
+                a.clone()
+            }
+        }
         // Functions of one argument give null for null.
         (_, [V::Null]) => V::Null,
-        ("toUpper", [V::Str(s)]) => cased(s, true)?,
-        ("toLower", [V::Str(s)]) => cased(s, false)?,
+        ("toUpper" | "upper", [V::Str(s)]) => cased(s, true)?,
+        ("toLower" | "lower", [V::Str(s)]) => cased(s, false)?,
+        ("char_length" | "character_length", [V::Str(s)]) => V::Int(ascii(s)?.len() as i64),
+        ("normalize", [V::Str(s)]) => V::Str(ascii(s)?.to_owned()),
+        ("isEmpty", [V::Str(s)]) => V::Bool(s.is_empty()),
+        ("isEmpty", [V::List(l)]) => V::Bool(l.is_empty()),
+        ("isEmpty", [V::Map(m)]) => V::Bool(m.is_empty()),
+        ("isNaN", [x]) => V::Bool(number(x, name)?.is_nan()),
+        ("toIntegerOrNull" | "toFloatOrNull" | "toBooleanOrNull" | "toStringOrNull", [x]) => or_null(ev, name, x)?,
+        ("toIntegerList" | "toFloatList" | "toBooleanList" | "toStringList", [V::List(l)]) => {
+            let one = name.trim_end_matches("List").to_owned() + "OrNull";
+            V::List(
+                l.iter()
+                    .map(|x| if x.is_null() { Ok(V::Null) } else { or_null(ev, &one, x) })
+                    .collect::<Result<_, _>>()?,
+            )
+        }
         ("trim", [V::Str(s)]) => trimmed(s, true, true)?,
         ("ltrim", [V::Str(s)]) => trimmed(s, true, false)?,
         ("rtrim", [V::Str(s)]) => trimmed(s, false, true)?,
@@ -211,11 +236,39 @@ pub(crate) fn call(ev: &Ev<'_>, name: &str, args: Vec<V>) -> Result<V, Failure> 
         ("log", [x]) => V::Float(number(x, name)?.ln()),
         ("sin", [x]) => V::Float(number(x, name)?.sin()),
         ("cos", [x]) => V::Float(number(x, name)?.cos()),
+        ("tan", [x]) => V::Float(number(x, name)?.tan()),
+        ("cot", [x]) => V::Float(1.0 / number(x, name)?.tan()),
+        ("asin", [x]) => V::Float(number(x, name)?.asin()),
+        ("acos", [x]) => V::Float(number(x, name)?.acos()),
+        ("atan", [x]) => V::Float(number(x, name)?.atan()),
+        ("atan2", [y, x]) => V::Float(number(y, name)?.atan2(number(x, name)?)),
+        ("degrees", [x]) => V::Float(number(x, name)?.to_degrees()),
+        ("radians", [x]) => V::Float(number(x, name)?.to_radians()),
+        ("haversin", [x]) => V::Float((1.0 - number(x, name)?.cos()) / 2.0),
+        ("log10", [x]) => V::Float(number(x, name)?.log10()),
+        ("btrim", [V::Str(s), V::Str(chars)]) => {
+            let set: Vec<char> = ascii(chars)?.chars().collect();
+            V::Str(ascii(s)?.trim_matches(|c| set.contains(&c)).to_owned())
+        }
         _ => {
             let kinds: Vec<&str> = args.iter().map(V::kind).collect();
             return Err(Failure::unsupported(format!("{name}() of {}", kinds.join(", "))));
         }
     })
+}
+
+/// `toIntegerOrNull(x)` and its kin: the conversion, or null where
+/// `toInteger(x)` would fail on the type.
+fn or_null(ev: &Ev<'_>, name: &str, x: &V) -> Result<V, Failure> {
+    let plain = name.trim_end_matches("OrNull");
+    let convertible = matches!(
+        (plain, x),
+        ("toInteger", V::Int(_) | V::Float(_) | V::Str(_) | V::Bool(_))
+            | ("toFloat", V::Int(_) | V::Float(_) | V::Str(_))
+            | ("toBoolean", V::Bool(_) | V::Str(_) | V::Int(_))
+            | ("toString", V::Int(_) | V::Float(_) | V::Str(_) | V::Bool(_))
+    );
+    if convertible { call(ev, plain, vec![x.clone()]) } else { Ok(V::Null) }
 }
 
 fn keys<'a>(props: impl Iterator<Item = (&'a String, &'a V)>) -> V {
@@ -260,6 +313,18 @@ pub(crate) fn aggregate(name: &str, values: Vec<V>) -> Result<V, Failure> {
             }
             let want = if name == "min" { Ordering::Less } else { Ordering::Greater };
             values.into_iter().reduce(|a, b| if order(&b, &a) == want { b } else { a }).unwrap_or(V::Null)
+        }
+        "stDev" | "stDevP" if values.is_empty() => {
+            return Err(Failure::unsupported(format!("{name}() of no values")));
+        }
+        "stDev" | "stDevP" => {
+            let xs = values.iter().map(|v| number(v, name)).collect::<Result<Vec<f64>, _>>()?;
+            #[allow(clippy::cast_precision_loss)]
+            let n = xs.len() as f64;
+            let mean = xs.iter().sum::<f64>() / n;
+            let squares = xs.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>();
+            let divisor = if name == "stDev" { n - 1.0 } else { n };
+            V::Float(if divisor <= 0.0 { 0.0 } else { (squares / divisor).sqrt() })
         }
         other => return Err(Failure::unsupported(format!("the aggregate {other}()"))),
     })

@@ -15,13 +15,15 @@ use crate::types::{BIG, Ty, Var};
 pub(super) type Columns = Vec<(String, Ty)>;
 
 /// Aggregates and the feature of each.
-const AGGREGATES: [(&str, Feature); 6] = [
+const AGGREGATES: [(&str, Feature); 8] = [
     ("count", Feature::Count),
     ("sum", Feature::Sum),
     ("avg", Feature::Avg),
     ("min", Feature::Min),
     ("max", Feature::Max),
     ("collect", Feature::Collect),
+    ("stDev", Feature::StDev),
+    ("stDevP", Feature::StDev),
 ];
 
 impl Builder<'_, '_> {
@@ -332,6 +334,7 @@ impl Builder<'_, '_> {
             (Feature::Min, 2),
             (Feature::Max, 2),
             (Feature::Collect, 1),
+            (Feature::StDev, 1),
         ];
         let alias = self.names.fresh("a");
         let choice = self.choose(&options).unwrap_or(Feature::CountStar);
@@ -352,6 +355,11 @@ impl Builder<'_, '_> {
                 let (e, b) = self.int(1);
                 let e = if b > 1 << 40 { Expr::Literal(Value::Int(1)) } else { e };
                 ("avg", Some(e), Ty::Float, BIG)
+            }
+            Feature::StDev => {
+                let (e, b) = self.int(1);
+                let e = if b > 1 << 40 { Expr::Literal(Value::Int(1)) } else { e };
+                (["stDev", "stDevP"][self.below(2)], Some(e), Ty::Float, BIG)
             }
             Feature::Min | Feature::Max => {
                 let ty = self.scalar_type();

@@ -6,7 +6,7 @@
 //! floats are never compared for equality, and lists whose order the engine
 //! chooses are only counted or searched.
 
-use crate::functions::call;
+use crate::functions::{call, call_named};
 use graphlancer_model::Value;
 
 use super::Builder;
@@ -150,6 +150,9 @@ impl<'g> Builder<'g, '_> {
             (Feature::FnRelationships, u32::from(self.scope.of_type(&Ty::Path).next().is_some())),
             (Feature::FnId, u32::from(self.scope.of_type(&Ty::Node).next().is_some())),
             (Feature::FnTimestamp, 1),
+            (Feature::FnCharLength, u32::from(self.agreed(SemanticsKey::StringLength))),
+            (Feature::FnNullIf, 1),
+            (Feature::FnOrNull, 1),
         ];
         let Some(choice) = self.choose(&options) else { return self.leaf(&Ty::Int) };
         let d = depth + 1;
@@ -252,6 +255,23 @@ impl<'g> Builder<'g, '_> {
                 (call(Feature::FnId, vec![Expr::Variable(n)]), BIG)
             }
             Feature::FnTimestamp => (call(Feature::FnTimestamp, Vec::new()), BIG),
+            Feature::FnCharLength => {
+                let name = ["char_length", "character_length"][self.below(2)];
+                (call_named(Feature::FnCharLength, name, vec![self.string(d)]), 1 << 20)
+            }
+            Feature::FnNullIf => {
+                let (a, ba) = self.int(d);
+                let b = self.literal(&Ty::Int);
+                (call(Feature::FnNullIf, vec![a, b]), ba)
+            }
+            Feature::FnOrNull => {
+                // Texts every engine reads alike: digits, or not a number at all.
+                let arg = match self.below(2) {
+                    0 => Expr::Literal(Value::String(["12", "-3", "x", "", "0"][self.below(5)].into())),
+                    _ => self.int(d).0,
+                };
+                (call_named(Feature::FnOrNull, "toIntegerOrNull", vec![arg]), BIG)
+            }
             Feature::FnNodes | Feature::FnRelationships => {
                 let paths: Vec<Var> = self.scope.of_type(&Ty::Path).cloned().collect();
                 let p = paths[self.below(paths.len())].name.clone();
@@ -286,6 +306,11 @@ impl<'g> Builder<'g, '_> {
             (Feature::FnSin, 1),
             (Feature::FnCos, 1),
             (Feature::FnRand, 1),
+            (Feature::FnLog10, 1),
+            (Feature::FnTan, 1),
+            (Feature::FnArc, 1),
+            (Feature::FnAngles, 1),
+            (Feature::FnConstants, 1),
         ];
         let Some(choice) = self.choose(&options) else { return (self.leaf(&Ty::Float).0, true) };
         let d = depth + 1;
@@ -330,6 +355,37 @@ impl<'g> Builder<'g, '_> {
             Feature::FnSin => call(Feature::FnSin, vec![self.small_float()]),
             Feature::FnCos => call(Feature::FnCos, vec![self.small_float()]),
             Feature::FnRand => call(Feature::FnRand, Vec::new()),
+            Feature::FnLog10 => call(
+                Feature::FnLog10,
+                vec![Expr::binary(BinOp::Add, self.small_float_abs(), Expr::Literal(Value::Float(1.0)))],
+            ),
+            // Away from cot's pole at zero.
+            Feature::FnTan => {
+                let name = ["tan", "cot"][self.below(2)];
+                let x = Expr::binary(BinOp::Add, self.small_float_abs(), Expr::Literal(Value::Float(0.25)));
+                call_named(Feature::FnTan, name, vec![x])
+            }
+            // Inside asin's and acos's domain [-1, 1].
+            Feature::FnArc => {
+                let unit = |b: &mut Self| {
+                    Expr::Literal(Value::Float(f64::from(i32::try_from(b.rng_int(-8, 8)).unwrap_or(0)) / 8.0))
+                };
+                match self.below(4) {
+                    0 => call_named(Feature::FnArc, "asin", vec![unit(self)]),
+                    1 => call_named(Feature::FnArc, "acos", vec![unit(self)]),
+                    2 => call_named(Feature::FnArc, "atan", vec![self.small_float()]),
+                    _ => {
+                        let y = self.small_float();
+                        let x = self.small_float();
+                        call_named(Feature::FnArc, "atan2", vec![y, x])
+                    }
+                }
+            }
+            Feature::FnAngles => {
+                let name = ["degrees", "radians", "haversin"][self.below(3)];
+                call_named(Feature::FnAngles, name, vec![self.small_float()])
+            }
+            Feature::FnConstants => call_named(Feature::FnConstants, ["pi", "e"][self.below(2)], Vec::new()),
             other => unreachable!("{other:?} is not in the table of float expressions"),
         };
         (e, false)
@@ -370,6 +426,10 @@ impl<'g> Builder<'g, '_> {
             (Feature::FnRTrim, 1),
             (Feature::FnType, u32::from(self.scope.of_type(&Ty::Rel).any(|v| self.typeable(v)))),
             (Feature::FnCoalesce, 1),
+            (Feature::FnLowerUpper, 1),
+            (Feature::FnBTrim, 1),
+            (Feature::FnNormalize, 1),
+            (Feature::FnOrNull, 1),
         ];
         let lengths = u32::from(self.agreed(SemanticsKey::StringLength));
         let options = options.map(|(f, w)| match f {
@@ -428,6 +488,24 @@ impl<'g> Builder<'g, '_> {
                 let b = self.literal(&Ty::String);
                 call(Feature::FnCoalesce, vec![a, b])
             }
+            Feature::FnLowerUpper => {
+                let name = ["lower", "upper"][self.below(2)];
+                call_named(Feature::FnLowerUpper, name, vec![self.string(d)])
+            }
+            Feature::FnBTrim => {
+                let chars = Expr::Literal(Value::String(["a", "ab", " ", ""][self.below(4)].into()));
+                call(Feature::FnBTrim, vec![self.string(d), chars])
+            }
+            Feature::FnNormalize => call(Feature::FnNormalize, vec![self.string(d)]),
+            // Not of a float: engines write floats differently.
+            Feature::FnOrNull => {
+                let arg = match self.below(3) {
+                    0 => self.int(d).0,
+                    1 => self.boolean(d),
+                    _ => self.string(d),
+                };
+                call_named(Feature::FnOrNull, "toStringOrNull", vec![arg])
+            }
             other => unreachable!("{other:?} is not in the table of string expressions"),
         }
     }
@@ -457,6 +535,9 @@ impl<'g> Builder<'g, '_> {
             (Feature::LabelPredicate, u32::from(has_anchor)),
             (Feature::CaseGeneric, 1),
             (Feature::FnToBoolean, 1),
+            (Feature::FnIsNaN, 1),
+            (Feature::FnIsEmpty, 1),
+            (Feature::FnOrNull, 1),
         ];
         let Some(choice) = self.choose(&options) else { return self.leaf(&Ty::Bool).0 };
         let d = depth + 1;
@@ -538,6 +619,18 @@ impl<'g> Builder<'g, '_> {
                 Expr::Case { subject: None, branches: vec![(cond, then)], otherwise: Some(Box::new(otherwise)) }
             }
             Feature::FnToBoolean => call(Feature::FnToBoolean, vec![self.boolean(d)]),
+            Feature::FnIsNaN => call(Feature::FnIsNaN, vec![self.float(d).0]),
+            Feature::FnIsEmpty => {
+                let arg = if self.coin(0.5) { self.string(d) } else { self.list(&Ty::Int, d) };
+                call(Feature::FnIsEmpty, vec![arg])
+            }
+            Feature::FnOrNull => {
+                let arg = match self.below(2) {
+                    0 => Expr::Literal(Value::String(["true", "false", "x", "TRUE", ""][self.below(5)].into())),
+                    _ => self.boolean(d),
+                };
+                call_named(Feature::FnOrNull, "toBooleanOrNull", vec![arg])
+            }
             other => unreachable!("{other:?} is not in the table of boolean expressions"),
         }
     }
@@ -599,6 +692,9 @@ impl<'g> Builder<'g, '_> {
             (Feature::ListSlice, 1),
             (Feature::FnTail, 1),
             (Feature::ListConcat, 1),
+            (Feature::FnRangeStep, u32::from(*inner == Ty::Int)),
+            (Feature::FnReverseList, 1),
+            (Feature::FnToList, u32::from(matches!(inner, Ty::Int | Ty::String | Ty::Bool | Ty::Float))),
         ];
         let choice = if depth >= self.g.config.max_depth { None } else { self.choose(&options) };
         match choice {
@@ -630,6 +726,24 @@ impl<'g> Builder<'g, '_> {
             }
             Some(Feature::FnTail) => call(Feature::FnTail, vec![self.list(inner, d)]),
             Some(Feature::ListConcat) => Expr::binary(BinOp::Add, self.list(inner, d), self.list(inner, d)),
+            Some(Feature::FnRangeStep) => {
+                let lo = self.rng_int(-4, 6);
+                let hi = self.rng_int(-4, 10);
+                let step = [-3, -2, -1, 1, 2, 3][self.below(6)];
+                let args = vec![lo, hi, step].into_iter().map(|i| Expr::Literal(Value::Int(i))).collect();
+                call(Feature::FnRangeStep, args)
+            }
+            Some(Feature::FnReverseList) => call(Feature::FnReverseList, vec![self.list(inner, d)]),
+            // From lists of another element type whose conversion engines agree on.
+            Some(Feature::FnToList) => {
+                let (name, from) = match inner {
+                    Ty::Int => ("toIntegerList", if self.coin(0.5) { Ty::Int } else { Ty::String }),
+                    Ty::Float => ("toFloatList", Ty::Int),
+                    Ty::Bool => ("toBooleanList", Ty::Bool),
+                    _ => ("toStringList", if self.coin(0.5) { Ty::Int } else { Ty::String }),
+                };
+                call_named(Feature::FnToList, name, vec![self.list(&from, d)])
+            }
             // A literal, also when the depth is spent or nothing else may be generated.
             Some(Feature::ListLiteral) | None => {
                 self.features.insert(Feature::ListLiteral);
