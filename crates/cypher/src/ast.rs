@@ -11,6 +11,66 @@ pub struct Query {
     pub parts: Vec<SingleQuery>,
     /// UNION ALL rather than UNION.
     pub union_all: bool,
+    /// How it is written where openCypher has synonyms.
+    #[serde(default, skip_serializing_if = "Spelling::is_plain")]
+    pub spelling: Spelling,
+}
+
+/// How a query is written where openCypher offers synonyms: choices that
+/// never change what it means, so the generator, the checker, the reference
+/// and the reducer ignore them and only the renderer reads them. Each is
+/// a production of its own (a profile can refuse it).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Spelling {
+    /// ORDER BY keys: `ASC`/`DESC` written out (`Short`) or `ASCENDING`/`DESCENDING` (`Long`).
+    pub order_keywords: OrderKeywords,
+    /// An undirected relationship as `<-[]->` (either direction) rather than `-[]-`.
+    pub both_arrows: bool,
+    /// A relationship with nothing between its brackets as `-->`, `<--`, `--`.
+    pub abbreviated: bool,
+    /// String literals in double quotes.
+    pub double_quotes: bool,
+    /// Float literals in scientific notation (`2.5E-1`).
+    pub float_exponent: bool,
+    /// Float literals below one without the `0` (`.25`).
+    pub float_leading_point: bool,
+    /// Integer literals from 8 up in hexadecimal (`0x1F`) or octal (`0o17`).
+    pub integer_bases: bool,
+    /// `EXISTS { MATCH p }` without WHERE as `EXISTS { p }`.
+    pub exists_pattern: bool,
+    /// `properties(n)` as the map projection `n{.*}`.
+    pub all_properties_projection: bool,
+    /// SKIP as OFFSET.
+    pub offset: bool,
+    /// UNION as UNION DISTINCT.
+    pub union_distinct: bool,
+    /// RETURN and WITH without DISTINCT as RETURN ALL, WITH ALL.
+    pub return_all: bool,
+    /// A node pattern's one label as `IS L` rather than `:L`.
+    pub is_label: bool,
+    /// `(a op b) AND (b op c)` with the same `b` as `a op b op c`.
+    pub chained_comparisons: bool,
+}
+
+/// How ORDER BY directions are written.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OrderKeywords {
+    /// Ascending implied, `DESC`.
+    #[default]
+    Implied,
+    /// `ASC`, `DESC`.
+    Short,
+    /// `ASCENDING`, `DESCENDING`.
+    Long,
+}
+
+impl Spelling {
+    /// The plain spelling: no synonym used.
+    pub fn is_plain(&self) -> bool {
+        *self == Spelling::default()
+    }
 }
 
 impl Query {

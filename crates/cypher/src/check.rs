@@ -610,7 +610,7 @@ mod tests {
     }
 
     fn query(clauses: Vec<Clause>) -> Query {
-        Query { parts: vec![SingleQuery { clauses }], union_all: false }
+        Query { parts: vec![SingleQuery { clauses }], union_all: false, spelling: Default::default() }
     }
 
     fn prop(v: &str, k: &str) -> Expr {

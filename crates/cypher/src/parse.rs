@@ -177,7 +177,7 @@ impl Lower<'_> {
             }
             parts.push(self.single(&branch.query)?);
         }
-        Ok(Query { parts, union_all: union_all.unwrap_or(false) })
+        Ok(Query { parts, union_all: union_all.unwrap_or(false), spelling: Default::default() })
     }
 
     fn single(&self, q: &oc::SingleQuery) -> Lowered<SingleQuery> {

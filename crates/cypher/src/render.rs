@@ -4,26 +4,76 @@
 
 use std::fmt::Write as _;
 
-use graphlancer_model::{quote_identifier, render_literal};
+use std::collections::BTreeSet;
 
+use graphlancer_model::script::quote_string_with;
+use graphlancer_model::{Value, quote_identifier, render_literal};
+
+use crate::Feature;
 use crate::ast::{
-    BinOp, Clause, Direction, Expr, NodePattern, PathPattern, Projection, Quantifier, Query, RelPattern, RemoveItem,
-    SetItem, SingleQuery,
+    BinOp, Clause, Direction, Expr, NodePattern, OrderKeywords, PathPattern, Projection, Quantifier, Query, RelPattern,
+    RemoveItem, SetItem, SingleQuery, Spelling,
 };
 
 /// Renders a whole query on one line.
 pub fn render(query: &Query) -> String {
-    let mut out = String::new();
-    for (i, part) in query.parts.iter().enumerate() {
-        if i > 0 {
-            out.push_str(if query.union_all { " UNION ALL " } else { " UNION " });
-        }
-        single(&mut out, part);
-    }
-    out
+    render_spelled(query).0
 }
 
-fn single(out: &mut String, q: &SingleQuery) {
+/// Renders a whole query on one line, with the productions its spelling
+/// actually used (a synonym counts only where the query has what it spells).
+pub fn render_spelled(query: &Query) -> (String, BTreeSet<Feature>) {
+    let mut w = W { out: String::new(), sp: query.spelling, used: BTreeSet::new() };
+    let out = &mut w;
+    for (i, part) in query.parts.iter().enumerate() {
+        if i > 0 {
+            if query.union_all {
+                out.push_str(" UNION ALL ");
+            } else if out.spell(|s| s.union_distinct, Feature::UnionDistinct) {
+                out.push_str(" UNION DISTINCT ");
+            } else {
+                out.push_str(" UNION ");
+            }
+        }
+        single(out, part);
+    }
+    (w.out, w.used)
+}
+
+/// The text being written, how to spell it, and which synonyms it used.
+pub struct W {
+    out: String,
+    sp: Spelling,
+    used: BTreeSet<Feature>,
+}
+
+impl W {
+    fn push_str(&mut self, s: &str) {
+        self.out.push_str(s);
+    }
+
+    fn push(&mut self, c: char) {
+        self.out.push(c);
+    }
+
+    /// Whether the spelling asks for this synonym, recording it as used.
+    fn spell(&mut self, on: impl Fn(&Spelling) -> bool, f: Feature) -> bool {
+        let yes = on(&self.sp);
+        if yes {
+            self.used.insert(f);
+        }
+        yes
+    }
+}
+
+impl std::fmt::Write for W {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.out.push_str(s);
+        Ok(())
+    }
+}
+
+fn single(out: &mut W, q: &SingleQuery) {
     for (i, c) in q.clauses.iter().enumerate() {
         if i > 0 {
             out.push(' ');
@@ -36,7 +86,7 @@ fn id(name: &str) -> String {
     quote_identifier(name)
 }
 
-fn clause(out: &mut String, c: &Clause) {
+fn clause(out: &mut W, c: &Clause) {
     match c {
         Clause::Match { optional, patterns, guard, predicate } => {
             out.push_str(if *optional { "OPTIONAL MATCH " } else { "MATCH " });
@@ -128,7 +178,7 @@ fn clause(out: &mut String, c: &Clause) {
     }
 }
 
-fn set_items(out: &mut String, items: &[SetItem]) {
+fn set_items(out: &mut W, items: &[SetItem]) {
     for (i, item) in items.iter().enumerate() {
         if i > 0 {
             out.push_str(", ");
@@ -153,10 +203,12 @@ fn set_items(out: &mut String, items: &[SetItem]) {
     }
 }
 
-fn projection(out: &mut String, keyword: &str, p: &Projection) {
+fn projection(out: &mut W, keyword: &str, p: &Projection) {
     out.push_str(keyword);
     if p.distinct {
         out.push_str(" DISTINCT");
+    } else if out.spell(|s| s.return_all, Feature::ReturnAll) {
+        out.push_str(" ALL");
     }
     out.push(' ');
     let mut first = true;
@@ -179,13 +231,23 @@ fn projection(out: &mut String, keyword: &str, p: &Projection) {
                 out.push_str(", ");
             }
             expr(out, e);
-            if *desc {
-                out.push_str(" DESC");
+            match (out.sp.order_keywords, *desc) {
+                (OrderKeywords::Implied, true) | (OrderKeywords::Short, true) => out.push_str(" DESC"),
+                (OrderKeywords::Implied, false) => {}
+                (OrderKeywords::Short, false) => {
+                    out.used.insert(Feature::OrderByAscending);
+                    out.push_str(" ASC");
+                }
+                (OrderKeywords::Long, desc) => {
+                    out.used.insert(Feature::OrderByAscending);
+                    out.push_str(if desc { " DESCENDING" } else { " ASCENDING" });
+                }
             }
         }
     }
     if let Some(s) = p.skip {
-        let _ = write!(out, " SKIP {s}");
+        let keyword = if out.spell(|s| s.offset, Feature::Offset) { "OFFSET" } else { "SKIP" };
+        let _ = write!(out, " {keyword} {s}");
     }
     if let Some(l) = p.limit {
         let _ = write!(out, " LIMIT {l}");
@@ -196,7 +258,7 @@ fn projection(out: &mut String, keyword: &str, p: &Projection) {
     }
 }
 
-fn pattern_list(out: &mut String, patterns: &[PathPattern]) {
+fn pattern_list(out: &mut W, patterns: &[PathPattern]) {
     for (i, p) in patterns.iter().enumerate() {
         if i > 0 {
             out.push_str(", ");
@@ -205,8 +267,14 @@ fn pattern_list(out: &mut String, patterns: &[PathPattern]) {
     }
 }
 
-/// Renders a path pattern.
-pub fn path(out: &mut String, p: &PathPattern) {
+/// Renders a path pattern, plainly spelled.
+pub fn path_text(p: &PathPattern) -> String {
+    let mut w = W { out: String::new(), sp: Spelling::default(), used: BTreeSet::new() };
+    path(&mut w, p);
+    w.out
+}
+
+fn path(out: &mut W, p: &PathPattern) {
     if let Some(n) = &p.name {
         let _ = write!(out, "{} = ", id(n));
     }
@@ -217,13 +285,17 @@ pub fn path(out: &mut String, p: &PathPattern) {
     }
 }
 
-fn node(out: &mut String, n: &NodePattern) {
+fn node(out: &mut W, n: &NodePattern) {
     out.push('(');
     if let Some(v) = &n.variable {
         out.push_str(&id(v));
     }
-    for l in &n.labels {
-        let _ = write!(out, ":{}", id(l));
+    if n.variable.is_some() && n.labels.len() == 1 && out.spell(|s| s.is_label, Feature::IsLabel) {
+        let _ = write!(out, " IS {}", id(&n.labels[0]));
+    } else {
+        for l in &n.labels {
+            let _ = write!(out, ":{}", id(l));
+        }
     }
     if !n.properties.is_empty() {
         if n.variable.is_some() || !n.labels.is_empty() {
@@ -234,8 +306,19 @@ fn node(out: &mut String, n: &NodePattern) {
     out.push(')');
 }
 
-fn rel(out: &mut String, r: &RelPattern) {
-    out.push_str(if r.direction == Direction::In { "<-[" } else { "-[" });
+fn rel(out: &mut W, r: &RelPattern) {
+    let both = r.direction == Direction::Both && out.spell(|s| s.both_arrows, Feature::RelBothArrows);
+    let bare = r.variable.is_none() && r.types.is_empty() && r.length.is_none() && r.properties.is_empty();
+    if bare && out.spell(|s| s.abbreviated, Feature::RelAbbreviated) {
+        out.push_str(match r.direction {
+            Direction::Out => "-->",
+            Direction::In => "<--",
+            Direction::Both if both => "<-->",
+            Direction::Both => "--",
+        });
+        return;
+    }
+    out.push_str(if r.direction == Direction::In || both { "<-[" } else { "-[" });
     if let Some(v) = &r.variable {
         out.push_str(&id(v));
     }
@@ -250,10 +333,10 @@ fn rel(out: &mut String, r: &RelPattern) {
         out.push(' ');
         map(out, &r.properties);
     }
-    out.push_str(if r.direction == Direction::Out { "]->" } else { "]-" });
+    out.push_str(if r.direction == Direction::Out || both { "]->" } else { "]-" });
 }
 
-fn map(out: &mut String, entries: &[(String, Expr)]) {
+fn map(out: &mut W, entries: &[(String, Expr)]) {
     out.push('{');
     for (i, (k, e)) in entries.iter().enumerate() {
         if i > 0 {
@@ -265,14 +348,32 @@ fn map(out: &mut String, entries: &[(String, Expr)]) {
     out.push('}');
 }
 
-/// Renders an expression.
-pub fn expr(out: &mut String, e: &Expr) {
+/// Renders an expression onto `out`, plainly spelled.
+pub fn expr_into(out: &mut String, e: &Expr) {
+    let mut w = W { out: std::mem::take(out), sp: Spelling::default(), used: BTreeSet::new() };
+    expr(&mut w, e);
+    *out = w.out;
+}
+
+fn expr(out: &mut W, e: &Expr) {
     match e {
-        Expr::Literal(v) => out.push_str(&render_literal(v)),
+        Expr::Literal(v) => literal(out, v),
         Expr::Variable(v) => out.push_str(&id(v)),
         Expr::Property(base, k) => {
             atom(out, base);
             let _ = write!(out, ".{}", id(k));
+        }
+        Expr::Binary(BinOp::And, l, r)
+            if chain(l, r).is_some() && out.spell(|s| s.chained_comparisons, Feature::ChainedComparison) =>
+        {
+            let (a, op1, b, op2, c) = chain(l, r).expect("checked");
+            out.push('(');
+            expr(out, a);
+            let _ = write!(out, " {} ", op1.text());
+            expr(out, b);
+            let _ = write!(out, " {} ", op2.text());
+            expr(out, c);
+            out.push(')');
         }
         Expr::Binary(op, a, b) => {
             out.push('(');
@@ -302,6 +403,15 @@ pub fn expr(out: &mut String, e: &Expr) {
             out.push('(');
             atom(out, a);
             out.push_str(if *negated { " IS NOT NULL)" } else { " IS NULL)" });
+        }
+        Expr::Function(name, args)
+            if name == "properties"
+                && matches!(args.as_slice(), [Expr::Variable(_)])
+                && out.spell(|s| s.all_properties_projection, Feature::MapProjectionAll) =>
+        {
+            if let [Expr::Variable(v)] = args.as_slice() {
+                let _ = write!(out, "{}{{.*}}", id(v));
+            }
         }
         Expr::Function(name, args) => {
             out.push_str(name);
@@ -426,6 +536,11 @@ pub fn expr(out: &mut String, e: &Expr) {
             out.push_str(&keys.iter().map(|k| format!(".{}", id(k))).collect::<Vec<_>>().join(", "));
             out.push('}');
         }
+        Expr::ExistsSubquery(p, None) if out.spell(|s| s.exists_pattern, Feature::ExistsPattern) => {
+            out.push_str("EXISTS { ");
+            path(out, p);
+            out.push_str(" }");
+        }
         Expr::ExistsSubquery(p, filter) => {
             out.push_str("EXISTS { MATCH ");
             path(out, p);
@@ -449,9 +564,50 @@ pub fn expr(out: &mut String, e: &Expr) {
     }
 }
 
+/// `(a op1 b) AND (b op2 c)` of comparisons sharing `b`: the parts of `a op1 b op2 c`.
+fn chain<'e>(l: &'e Expr, r: &'e Expr) -> Option<(&'e Expr, BinOp, &'e Expr, BinOp, &'e Expr)> {
+    let comparison = |op: &BinOp| matches!(op, BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge);
+    match (l, r) {
+        (Expr::Binary(op1, a, b), Expr::Binary(op2, b2, c)) if comparison(op1) && comparison(op2) && b == b2 => {
+            Some((a, *op1, b, *op2, c))
+        }
+        _ => None,
+    }
+}
+
+/// A literal, in the spelling asked for where it has synonyms.
+fn literal(out: &mut W, v: &Value) {
+    match v {
+        Value::String(s) if out.spell(|s| s.double_quotes, Feature::DoubleQuotedStrings) => {
+            out.push_str(&quote_string_with(s, '"'));
+        }
+        Value::Int(i) if *i >= 8 && out.spell(|s| s.integer_bases, Feature::IntegerBases) => {
+            let _ = if i % 2 == 0 { write!(out, "0x{i:X}") } else { write!(out, "0o{i:o}") };
+        }
+        Value::Float(x) if x.is_finite() && *x != 0.0 => {
+            let small = x.abs() < 1.0;
+            if small && out.spell(|s| s.float_leading_point, Feature::FloatLeadingPoint) {
+                let text = graphlancer_model::script::format_float(x.abs());
+                let sign = if *x < 0.0 { "-" } else { "" };
+                match text.strip_prefix('0') {
+                    Some(rest) if rest.starts_with('.') => {
+                        let _ = write!(out, "{sign}{rest}");
+                    }
+                    _ => out.push_str(&render_literal(v)),
+                }
+            } else if out.spell(|s| s.float_exponent, Feature::FloatForms) {
+                let _ = write!(out, "{x:E}");
+            } else {
+                out.push_str(&render_literal(v));
+            }
+        }
+        _ => out.push_str(&render_literal(v)),
+    }
+}
+
 /// Renders an operand that is followed by `.k` or `[i]`: parenthesised
 /// unless it is a plain variable, literal or call.
-fn atom(out: &mut String, e: &Expr) {
+fn atom(out: &mut W, e: &Expr) {
     match e {
         Expr::Variable(_) | Expr::Function(..) | Expr::List(_) | Expr::Property(..) => expr(out, e),
         Expr::Literal(v) if !is_negative(v) => expr(out, e),

@@ -1026,7 +1026,7 @@ impl Campaign {
             role: String::new(),
             query: String::new(),
             original_query: None,
-            ast: graphlancer_cypher::Query { parts: Vec::new(), union_all: false },
+            ast: graphlancer_cypher::Query { parts: Vec::new(), union_all: false, spelling: Default::default() },
             traversal: None,
             order_columns: None,
             outcomes: Vec::new(),

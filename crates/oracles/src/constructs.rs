@@ -228,7 +228,11 @@ mod tests {
             predicate: Some(predicate),
         };
         let ret = Clause::Return(Projection::of(vec![(Expr::count_star(), "c".into())]));
-        Query { parts: vec![graphlancer_cypher::ast::SingleQuery { clauses: vec![matching, ret] }], union_all: false }
+        Query {
+            parts: vec![graphlancer_cypher::ast::SingleQuery { clauses: vec![matching, ret] }],
+            union_all: false,
+            spelling: Default::default(),
+        }
     }
 
     #[test]

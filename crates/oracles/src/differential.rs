@@ -188,7 +188,11 @@ mod tests {
     fn case(items: Vec<(Expr, String)>, order: Option<Vec<usize>>) -> TestCase {
         let ret = Projection::of(items);
         let m = Clause::Match { optional: false, patterns: Vec::new(), guard: None, predicate: None };
-        let ast = Query { parts: vec![SingleQuery { clauses: vec![m, Clause::Return(ret)] }], union_all: false };
+        let ast = Query {
+            parts: vec![SingleQuery { clauses: vec![m, Clause::Return(ret)] }],
+            union_all: false,
+            spelling: Default::default(),
+        };
         TestCase::single("differential", CaseQuery::new("source", ast, order))
     }
 

@@ -113,7 +113,7 @@ fn localize_union(
     pair: (usize, usize),
 ) -> Result<Option<Culprit>, EngineError> {
     for part in &query.parts {
-        let alone = Query { parts: vec![part.clone()], union_all: false };
+        let alone = Query { parts: vec![part.clone()], union_all: false, spelling: Default::default() };
         if result_types(&alone, schema).is_err() {
             continue;
         }
@@ -217,7 +217,7 @@ impl Prober<'_, '_> {
     fn probe(&mut self, prefix: &[Clause], item: Expr) -> Result<Probe, EngineError> {
         let mut clauses = prefix.to_vec();
         clauses.push(Clause::Return(Projection::of(vec![(item, "x".into())])));
-        let query = Query { parts: vec![SingleQuery { clauses }], union_all: false };
+        let query = Query { parts: vec![SingleQuery { clauses }], union_all: false, spelling: Default::default() };
         if self.probes >= PROBES || result_types(&query, self.schema).is_err() {
             return Ok(Probe::Unanswered);
         }
@@ -254,7 +254,11 @@ impl Prober<'_, '_> {
     /// When the rows part only at a grouping or DISTINCT final RETURN, that
     /// RETURN is named; otherwise none.
     fn rows(&mut self, clauses: &[Clause]) -> Result<Option<Culprit>, EngineError> {
-        let whole = || Query { parts: vec![SingleQuery { clauses: clauses.to_vec() }], union_all: false };
+        let whole = || Query {
+            parts: vec![SingleQuery { clauses: clauses.to_vec() }],
+            union_all: false,
+            spelling: Default::default(),
+        };
         // Nodes and relationships only: a path's distinctness is a value's,
         // which a wrong DISTINCT of paths gets wrong itself.
         let entity_keys: Vec<Expr> = match clauses.last() {
@@ -444,7 +448,7 @@ impl Prober<'_, '_> {
             return Ok(Found::Rows);
         }
         let mut text = String::new();
-        graphlancer_cypher::render::expr(&mut text, &culprit);
+        graphlancer_cypher::render::expr_into(&mut text, &culprit);
         Ok(Found::Culprit(Culprit { kind: kind_with_operands(&prefix, &culprit, self.schema), text }))
     }
 }
@@ -479,7 +483,7 @@ fn computed_by(prefix: &[Clause], culprit: &Expr) -> Option<(Vec<Clause>, Expr)>
 pub(crate) fn returning(prefix: &[Clause], items: Vec<(Expr, String)>) -> Query {
     let mut clauses = prefix.to_vec();
     clauses.push(Clause::Return(Projection::of(items)));
-    Query { parts: vec![SingleQuery { clauses }], union_all: false }
+    Query { parts: vec![SingleQuery { clauses }], union_all: false, spelling: Default::default() }
 }
 
 /// The culprit's kind with its operands' types, e.g. `op:+(Float,Int)`:

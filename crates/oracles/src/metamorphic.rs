@@ -376,7 +376,7 @@ impl Draw<'_, '_, '_, '_> {
         let ret = Projection::of(items);
         let clauses =
             vec![Clause::Match { optional: false, patterns: vec![pattern], guard, predicate }, Clause::Return(ret)];
-        Query { parts: vec![SingleQuery { clauses }], union_all: false }
+        Query { parts: vec![SingleQuery { clauses }], union_all: false, spelling: Default::default() }
     }
 
     fn count_item() -> Vec<(Expr, String)> {
@@ -542,7 +542,10 @@ impl Draw<'_, '_, '_, '_> {
                     "c".into(),
                 )])),
             ];
-            Self::after(prefix, Query { parts: vec![SingleQuery { clauses }], union_all: false })
+            Self::after(
+                prefix,
+                Query { parts: vec![SingleQuery { clauses }], union_all: false, spelling: Default::default() },
+            )
         };
         let before = counting(Vec::new(), &value);
         let (prefix, probe, delta) = match name {
@@ -820,7 +823,8 @@ impl Draw<'_, '_, '_, '_> {
         if let Some(Clause::Match { patterns, .. }) = both.parts[0].clauses.first_mut() {
             patterns.push(second);
         }
-        let either = Query { parts: vec![q1.parts[0].clone(), q2.parts[0].clone()], union_all: false };
+        let either =
+            Query { parts: vec![q1.parts[0].clone(), q2.parts[0].clone()], union_all: false, spelling: q1.spelling };
         let mut queries = vec![
             CaseQuery::new("T1", q1, None),
             CaseQuery::new("T2", q2, None),

@@ -124,7 +124,7 @@ impl CaseQuery {
         Self {
             role: role.to_owned(),
             text: graphlancer_gremlin::render(&traversal, GremlinDialect::tinkerpop()),
-            ast: Query { parts: Vec::new(), union_all: false },
+            ast: Query { parts: Vec::new(), union_all: false, spelling: Default::default() },
             order_columns: ordered.then(|| vec![0]),
             traversal: Some(traversal),
         }

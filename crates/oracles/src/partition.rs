@@ -124,7 +124,7 @@ impl Oracle for Partition {
                 limit: None,
             };
             clauses.insert(clauses.len() - 1, Clause::With(filter));
-            Query { parts: vec![SingleQuery { clauses }], union_all: false }
+            Query { parts: vec![SingleQuery { clauses }], union_all: false, spelling: Default::default() }
         };
         let order = source.order_columns.clone();
         Ok(TestCase::group(

@@ -891,7 +891,7 @@ fn apply(source: &Candidate, target: &Candidate, edit: &Edit) -> Option<Candidat
     let (s, t) = (&source.query, &target.query);
     if let Edit::Part(i) = edit {
         return (s == t).then(|| Candidate {
-            query: Query { parts: vec![s.parts[*i].clone()], union_all: false },
+            query: Query { parts: vec![s.parts[*i].clone()], union_all: false, spelling: s.spelling },
             order_columns: None,
             traversal: None,
         });
@@ -910,7 +910,7 @@ fn apply(source: &Candidate, target: &Candidate, edit: &Edit) -> Option<Candidat
             }
         }
         return Some(Candidate {
-            query: Query { parts, union_all: s.union_all },
+            query: Query { parts, union_all: s.union_all, spelling: s.spelling },
             order_columns: None,
             traversal: None,
         });
@@ -925,7 +925,7 @@ fn apply(source: &Candidate, target: &Candidate, edit: &Edit) -> Option<Candidat
         let mut parts = s.parts.clone();
         parts[*i] = part;
         return Some(Candidate {
-            query: Query { parts, union_all: s.union_all },
+            query: Query { parts, union_all: s.union_all, spelling: s.spelling },
             order_columns: target.order_columns.clone(),
             traversal: None,
         });
@@ -978,7 +978,7 @@ fn apply(source: &Candidate, target: &Candidate, edit: &Edit) -> Option<Candidat
         order_columns = order_of(r);
     }
     Some(Candidate {
-        query: Query { parts: vec![SingleQuery { clauses }], union_all: t.union_all },
+        query: Query { parts: vec![SingleQuery { clauses }], union_all: t.union_all, spelling: t.spelling },
         order_columns,
         traversal: None,
     })
@@ -986,7 +986,11 @@ fn apply(source: &Candidate, target: &Candidate, edit: &Edit) -> Option<Candidat
 
 /// A UNION part as a query of its own.
 fn alone(part: &SingleQuery) -> Candidate {
-    Candidate { query: Query { parts: vec![part.clone()], union_all: false }, order_columns: None, traversal: None }
+    Candidate {
+        query: Query { parts: vec![part.clone()], union_all: false, spelling: Default::default() },
+        order_columns: None,
+        traversal: None,
+    }
 }
 
 /// Makes `change` to `c`; `None` where it does not apply.
@@ -1393,7 +1397,7 @@ mod tests {
             Clause::Return(Projection::of(vec![(Expr::var("a"), "a".into())])),
         ];
         Candidate {
-            query: Query { parts: vec![SingleQuery { clauses }], union_all: false },
+            query: Query { parts: vec![SingleQuery { clauses }], union_all: false, spelling: Default::default() },
             order_columns: None,
             traversal: None,
         }
@@ -1438,7 +1442,7 @@ mod tests {
             Clause::Return(Projection::of(vec![(Expr::var("a"), "a".into())])),
         ];
         let c = Candidate {
-            query: Query { parts: vec![SingleQuery { clauses }], union_all: false },
+            query: Query { parts: vec![SingleQuery { clauses }], union_all: false, spelling: Default::default() },
             order_columns: None,
             traversal: None,
         };
@@ -1472,7 +1476,7 @@ mod tests {
             }
         };
         let c = Candidate {
-            query: Query { parts: vec![part("L0"), part("L1")], union_all: false },
+            query: Query { parts: vec![part("L0"), part("L1")], union_all: false, spelling: Default::default() },
             order_columns: None,
             traversal: None,
         };

@@ -89,7 +89,8 @@ mod tests {
     fn judge(names: &[&str], answers: &[i64]) -> Verdict {
         let names: Vec<String> = names.iter().map(|s| (*s).to_owned()).collect();
         let ret = Clause::Return(Projection::of(vec![(Expr::var("x"), "x".into())]));
-        let ast = Query { parts: vec![SingleQuery { clauses: vec![ret] }], union_all: false };
+        let ast =
+            Query { parts: vec![SingleQuery { clauses: vec![ret] }], union_all: false, spelling: Default::default() };
         let case = TestCase::single("settings", CaseQuery::new("source", ast, None));
         let outcomes: Vec<Outcome> = answers
             .iter()

@@ -118,7 +118,14 @@ pub fn to_cypher(t: &Traversal) -> Result<Translation, &'static str> {
     ret.skip = tr.skip.take();
     ret.limit = tr.limit.take();
     tr.clauses.push(Clause::Return(ret));
-    Ok(Translation { query: Query { parts: vec![SingleQuery { clauses: tr.clauses }], union_all: false }, ordered })
+    Ok(Translation {
+        query: Query {
+            parts: vec![SingleQuery { clauses: tr.clauses }],
+            union_all: false,
+            spelling: Default::default(),
+        },
+        ordered,
+    })
 }
 
 fn node(v: &str) -> NodePattern {

@@ -342,7 +342,10 @@ mod tests {
     fn work(clauses: Vec<Clause>) -> f64 {
         let graph = graphlancer_model::generate(1, &GraphConfig::default()).expect("generates");
         assert_eq!((graph.nodes.len(), graph.relationships.len()), (30, 60));
-        estimate(&Query { parts: vec![SingleQuery { clauses }], union_all: false }, &graph)
+        estimate(
+            &Query { parts: vec![SingleQuery { clauses }], union_all: false, spelling: Default::default() },
+            &graph,
+        )
     }
 
     fn node(v: &str) -> NodePattern {

@@ -58,7 +58,7 @@ fn ret(items: Vec<Expr>) -> Clause {
 }
 
 fn query(clauses: Vec<Clause>) -> Query {
-    Query { parts: vec![SingleQuery { clauses }], union_all: false }
+    Query { parts: vec![SingleQuery { clauses }], union_all: false, spelling: Default::default() }
 }
 
 fn agg(name: &str, arg: Option<Expr>) -> Expr {

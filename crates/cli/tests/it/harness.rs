@@ -14,7 +14,11 @@ use crate::{grafeo_host, graph};
 /// `RETURN f(arg) AS v`.
 fn call(f: &str, arg: Expr) -> Query {
     let ret = Projection::of(vec![(Expr::Function(f.into(), vec![arg]), "v".into())]);
-    Query { parts: vec![SingleQuery { clauses: vec![Clause::Return(ret)] }], union_all: false }
+    Query {
+        parts: vec![SingleQuery { clauses: vec![Clause::Return(ret)] }],
+        union_all: false,
+        spelling: Default::default(),
+    }
 }
 
 fn date() -> Query {

@@ -26,6 +26,11 @@ const AGGREGATES: [(&str, Feature); 8] = [
     ("stDevP", Feature::StDev),
 ];
 
+/// Whether two SET items write the same property.
+fn same_property(a: &SetItem, b: &SetItem) -> bool {
+    matches!((a, b), (SetItem::Property(v, k, _), SetItem::Property(w, l, _)) if v == w && k == l)
+}
+
 impl Builder<'_, '_> {
     /// Completes one single query; `columns` forces the RETURN's columns (the
     /// second part of a UNION). Returns the clauses, the RETURN's columns and
@@ -524,7 +529,17 @@ impl Builder<'_, '_> {
             }
             other => unreachable!("{other:?} is not a SET item"),
         };
-        Some(Clause::Set { items: vec![item] })
+        let mut items = vec![item];
+        // A second item, on another property: two writes of one property in
+        // one SET are ordered by the engine.
+        if self.chance(Feature::SetItems, 0.3)
+            && let Some(second) = self.bound_entity()
+            && let Some(extra) = self.set_property_item(&second)
+            && !items.iter().any(|i| same_property(i, &extra))
+        {
+            items.push(extra);
+        }
+        Some(Clause::Set { items })
     }
 
     fn remove(&mut self) -> Option<Clause> {

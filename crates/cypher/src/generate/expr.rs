@@ -193,10 +193,8 @@ impl<'g> Builder<'g, '_> {
                 let (then, bt) = self.int(d);
                 let (otherwise, bo) = self.int(d);
                 let cond = self.boolean(d);
-                (
-                    Expr::Case { subject: None, branches: vec![(cond, then)], otherwise: Some(Box::new(otherwise)) },
-                    bt.max(bo),
-                )
+                let otherwise = self.otherwise(otherwise);
+                (Expr::Case { subject: None, branches: vec![(cond, then)], otherwise }, bt.max(bo))
             }
             Feature::FnLength => {
                 let paths: Vec<Var> = self.scope.of_type(&Ty::Path).cloned().collect();
@@ -391,6 +389,11 @@ impl<'g> Builder<'g, '_> {
         (e, false)
     }
 
+    /// A CASE's ELSE, or none now and then (the CASE is then null when no branch is taken).
+    fn otherwise(&mut self, e: Expr) -> Option<Box<Expr>> {
+        (!self.chance(Feature::CaseNoElse, 0.25)).then(|| Box::new(e))
+    }
+
     fn small_float(&mut self) -> Expr {
         Expr::Literal(Value::Float(f64::from(i32::try_from(self.rng_int(-20, 20)).unwrap_or(0)) / 8.0))
     }
@@ -470,11 +473,8 @@ impl<'g> Builder<'g, '_> {
                 let when = self.literal(&Ty::String);
                 let then = self.string(d);
                 let otherwise = self.string(d);
-                Expr::Case {
-                    subject: Some(Box::new(subject)),
-                    branches: vec![(when, then)],
-                    otherwise: Some(Box::new(otherwise)),
-                }
+                let otherwise = self.otherwise(otherwise);
+                Expr::Case { subject: Some(Box::new(subject)), branches: vec![(when, then)], otherwise }
             }
             Feature::FnLTrim => call(Feature::FnLTrim, vec![self.string(d)]),
             Feature::FnRTrim => call(Feature::FnRTrim, vec![self.string(d)]),
@@ -538,6 +538,7 @@ impl<'g> Builder<'g, '_> {
             (Feature::FnIsNaN, 1),
             (Feature::FnIsEmpty, 1),
             (Feature::FnOrNull, 1),
+            (Feature::ChainedComparison, 1),
         ];
         let Some(choice) = self.choose(&options) else { return self.leaf(&Ty::Bool).0 };
         let d = depth + 1;
@@ -616,10 +617,23 @@ impl<'g> Builder<'g, '_> {
                 let cond = self.boolean(d);
                 let then = self.boolean(d);
                 let otherwise = self.boolean(d);
-                Expr::Case { subject: None, branches: vec![(cond, then)], otherwise: Some(Box::new(otherwise)) }
+                let otherwise = self.otherwise(otherwise);
+                Expr::Case { subject: None, branches: vec![(cond, then)], otherwise }
             }
             Feature::FnToBoolean => call(Feature::FnToBoolean, vec![self.boolean(d)]),
             Feature::FnIsNaN => call(Feature::FnIsNaN, vec![self.float(d).0]),
+            // `a op b op c`: the middle operand a leaf, so writing it once
+            // (chained) or twice (AND) evaluates the same.
+            Feature::ChainedComparison => {
+                let ty = if self.coin(0.7) { Ty::Int } else { Ty::String };
+                let ops = [BinOp::Lt, BinOp::Le, BinOp::Gt, BinOp::Ge, BinOp::Eq, BinOp::Ne];
+                let a = self.expr(&ty, d);
+                let (b, _) = self.leaf(&ty);
+                let c = self.expr(&ty, d);
+                let (op1, op2) = (ops[self.below(6)], ops[self.below(6)]);
+                self.chains = true;
+                Expr::binary(BinOp::And, Expr::binary(op1, a, b.clone()), Expr::binary(op2, b, c))
+            }
             Feature::FnIsEmpty => {
                 let arg = if self.coin(0.5) { self.string(d) } else { self.list(&Ty::Int, d) };
                 call(Feature::FnIsEmpty, vec![arg])

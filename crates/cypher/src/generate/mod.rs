@@ -17,12 +17,12 @@ use graphlancer_model::{CaseRng, Graph, Value};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
-use crate::ast::{Expr, Query, SingleQuery};
+use crate::ast::{Expr, OrderKeywords, Query, SingleQuery, Spelling};
 use crate::config::GeneratorConfig;
 use crate::context::{Names, Scope};
 use crate::feature::Feature;
 use crate::profile::{DialectProfile, KnownBug, SemanticsKey};
-use crate::render::render;
+use crate::render::render_spelled;
 use crate::types::Ty;
 
 /// The kind of one clause of a skeleton.
@@ -422,9 +422,11 @@ impl<'a> Generator<'a> {
             // The order of a UNION's rows is not fixed by its parts' ORDER BY.
             order_columns = None;
         }
-        let query = Query { parts, union_all: skeleton.union_all };
+        let spelling = b.spelling();
+        let query = Query { parts, union_all: skeleton.union_all, spelling };
         let clause_count = query.parts.iter().map(|p| p.clauses.len()).max().unwrap_or(0);
-        let text = render(&query);
+        let (text, spelled) = render_spelled(&query);
+        b.features.extend(spelled);
         if parts_len(&query) > 1 {
             scopes.clear();
         }
@@ -471,6 +473,8 @@ struct Builder<'g, 'r> {
     /// Patterns in this single query that joined nothing already bound:
     /// each multiplies the rows, so they are rationed.
     islands: usize,
+    /// A chained comparison was generated: the spelling writes it chained.
+    chains: bool,
 }
 
 impl<'g, 'r> Builder<'g, 'r> {
@@ -485,6 +489,7 @@ impl<'g, 'r> Builder<'g, 'r> {
             in_union: false,
             scopes: Vec::new(),
             frequencies: None,
+            chains: false,
             islands: 0,
         }
     }
@@ -505,6 +510,37 @@ impl<'g, 'r> Builder<'g, 'r> {
         let e = self.boolean(0);
         self.in_where = outer;
         e
+    }
+
+    /// The query's spelling: each synonym the profile allows, now and then
+    /// (drawn last, so the query itself does not depend on it); chained
+    /// comparisons whenever one was generated.
+    fn spelling(&mut self) -> Spelling {
+        let pick = |b: &mut Self, f: Feature| {
+            let w = b.g.weight(f);
+            w > 0 && b.rng.random_bool((0.12 * f64::from(w)).min(1.0))
+        };
+        let order_keywords = if pick(self, Feature::OrderByAscending) {
+            if self.coin(0.5) { OrderKeywords::Short } else { OrderKeywords::Long }
+        } else {
+            OrderKeywords::Implied
+        };
+        Spelling {
+            order_keywords,
+            both_arrows: pick(self, Feature::RelBothArrows),
+            abbreviated: pick(self, Feature::RelAbbreviated),
+            double_quotes: pick(self, Feature::DoubleQuotedStrings),
+            float_exponent: pick(self, Feature::FloatForms),
+            float_leading_point: pick(self, Feature::FloatLeadingPoint),
+            integer_bases: pick(self, Feature::IntegerBases),
+            exists_pattern: pick(self, Feature::ExistsPattern),
+            all_properties_projection: pick(self, Feature::MapProjectionAll),
+            offset: pick(self, Feature::Offset),
+            union_distinct: pick(self, Feature::UnionDistinct),
+            return_all: pick(self, Feature::ReturnAll),
+            is_label: pick(self, Feature::IsLabel),
+            chained_comparisons: self.chains,
+        }
     }
 
     /// Whether a production is enabled at all.

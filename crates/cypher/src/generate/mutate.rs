@@ -180,7 +180,7 @@ fn finish(
     features: BTreeSet<crate::Feature>,
     scopes: Vec<Vec<crate::types::Var>>,
 ) -> Generated {
-    let query = Query { parts: vec![SingleQuery { clauses }], union_all: false };
+    let query = Query { parts: vec![SingleQuery { clauses }], union_all: false, spelling: base.query.spelling };
     let text = render(&query);
     let clause_count = query.parts[0].clauses.len();
     Generated { query, skeleton: base.skeleton.clone(), text, clause_count, features, order_columns, scopes }
