@@ -290,6 +290,8 @@ fn infer(e: &Expr, schema: &Schema, env: &Env) -> Result<Option<Ty>, String> {
                 Some(Ty::Node) => b.tags.iter().filter_map(|l| schema.label(l)).map(|l| &l.keys).collect(),
                 Some(Ty::Rel) if b.tags.is_empty() => schema.rel_types.iter().map(|t| &t.keys).collect(),
                 Some(Ty::Rel) => b.tags.iter().filter_map(|t| schema.rel_type(t)).map(|t| &t.keys).collect(),
+                // `null.k` is null; the key still has its type.
+                None => return Ok(schema.key_type(key).map(Ty::of_property)),
                 ref other => return Err(format!("property {key} of {v}: {other:?}")),
             };
             if !owners.iter().any(|keys| keys.contains(key)) {
@@ -407,7 +409,8 @@ fn infer(e: &Expr, schema: &Schema, env: &Env) -> Result<Option<Ty>, String> {
                 }
                 elem = elem.or(t);
             }
-            Some(Ty::List(Box::new(elem.unwrap_or(Ty::Int))))
+            // `[]` is a list of anything: typed as unknown, as null is.
+            if items.is_empty() { None } else { Some(Ty::List(Box::new(elem.unwrap_or(Ty::Int)))) }
         }
         Expr::Index(l, i) => {
             expect(i, &Ty::Int, schema, env)?;
@@ -425,6 +428,8 @@ fn infer(e: &Expr, schema: &Schema, env: &Env) -> Result<Option<Ty>, String> {
         Expr::ListComprehension { variable, list, filter, map } => {
             let elem = match infer_in(list, env)? {
                 Some(Ty::List(e)) => Some(*e),
+                // Over null (or `[]`): elements of unknown type.
+                None => None,
                 other => return Err(format!("comprehension over {other:?}")),
             };
             let mut inner = env.clone();
@@ -531,13 +536,19 @@ fn literal_type(v: &Value) -> Result<Option<Ty>, String> {
 /// A call typed by the function table the generator writes from.
 fn function(name: &str, args: &[Expr], schema: &Schema, env: &Env) -> Result<Option<Ty>, String> {
     let mut error = format!("unknown function {name}");
+    let mut typed: Vec<Option<Ty>> = Vec::new();
     for f in crate::functions::overloads(name) {
         match overload(f, args, schema, env) {
-            Ok(t) => return Ok(t),
+            Ok(t) => typed.push(t),
             Err(e) => error = e,
         }
     }
-    Err(error)
+    match typed.as_slice() {
+        [] => Err(error),
+        // Overloads that all fit (arguments of unknown type) and disagree: unknown.
+        [first, rest @ ..] if rest.iter().any(|t| t != first) => Ok(None),
+        [first, ..] => Ok(first.clone()),
+    }
 }
 
 /// A call typed by one overload of its function.

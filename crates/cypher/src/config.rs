@@ -51,6 +51,10 @@ pub struct GeneratorConfig {
     pub writes: bool,
     /// Weight per production; missing means 1, 0 disables it.
     pub weights: BTreeMap<Feature, u32>,
+    /// How often a numeric parameter of the grammar (literal, repetition
+    /// bound, SKIP, LIMIT, index, string position) takes a boundary value,
+    /// and a list or map literal is empty: 0 to 1.
+    pub boundary: f64,
 }
 
 impl GeneratorConfig {
@@ -71,7 +75,8 @@ impl GeneratorConfig {
                 weights.insert(f, 0);
             }
         }
-        Self { preset, min_clauses, max_clauses, max_depth, deterministic, writes, weights }
+        let boundary = if deterministic { 0.05 } else { 0.2 };
+        Self { preset, min_clauses, max_clauses, max_depth, deterministic, writes, weights, boundary }
     }
 
     /// The weight of a production (before the dialect profile is applied).
@@ -108,6 +113,7 @@ impl GeneratorConfig {
             max_clauses: Option<usize>,
             max_depth: Option<u32>,
             writes: Option<bool>,
+            boundary: Option<f64>,
             #[serde(default)]
             weights: BTreeMap<String, u32>,
         }
@@ -124,6 +130,9 @@ impl GeneratorConfig {
         }
         if let Some(v) = file.writes {
             c.writes = v;
+        }
+        if let Some(v) = file.boundary {
+            c.boundary = v;
         }
         for (name, w) in file.weights {
             let f: Feature = name.parse().map_err(|e| ConfigError(format!("[weights]: {e}")))?;
@@ -146,6 +155,9 @@ impl GeneratorConfig {
         }
         if self.max_clauses > 64 {
             return Err(ConfigError("max_clauses is at most 64".into()));
+        }
+        if !(0.0..=1.0).contains(&self.boundary) {
+            return Err(ConfigError(format!("boundary is a probability from 0 to 1, not {}", self.boundary)));
         }
         if self.max_depth > 12 {
             return Err(ConfigError("max_depth is at most 12".into()));

@@ -56,6 +56,10 @@ features! {
     DetachDelete = "detach_delete",
     Foreach = "foreach",
     ReadAfterWrite = "read_after_write",
+    // Boundary values and degenerate forms (the `boundary` probability).
+    BoundaryValues = "boundary_values",
+    DegenerateForms = "degenerate_forms",
+    EmptyMap = "empty_map",
     // Spellings: synonyms openCypher offers, which never change a query's meaning.
     ReturnAll = "return_all",
     OrderByAscending = "order_by_ascending",

@@ -279,10 +279,20 @@ impl Builder<'_, '_> {
         }
         let total_order = order_by.len() == vars.len() && all_orderable;
         let may_cut = !det || total_order;
-        let skip =
-            (may_cut && self.chance(Feature::Skip, 0.15)).then(|| u32::try_from(self.rng_int(0, 3)).unwrap_or(0));
-        let limit =
-            (may_cut && self.chance(Feature::Limit, 0.2)).then(|| u32::try_from(self.rng_int(1, 10)).unwrap_or(1));
+        let skip = (may_cut && self.chance(Feature::Skip, 0.15)).then(|| {
+            if self.boundary(Feature::BoundaryValues) {
+                self.pick(&[0, 1_000_000, i32::MAX.unsigned_abs()])
+            } else {
+                u32::try_from(self.rng_int(0, 3)).unwrap_or(0)
+            }
+        });
+        let limit = (may_cut && self.chance(Feature::Limit, 0.2)).then(|| {
+            if self.boundary(Feature::BoundaryValues) {
+                self.pick(&[0, 1_000_000, i32::MAX.unsigned_abs()])
+            } else {
+                u32::try_from(self.rng_int(1, 10)).unwrap_or(1)
+            }
+        });
         let columns: Vec<(String, Ty)> = vars.iter().map(|v| (v.name.clone(), v.ty.clone())).collect();
         if star {
             self.features.insert(Feature::ReturnStar);

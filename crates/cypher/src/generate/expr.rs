@@ -206,7 +206,15 @@ impl<'g> Builder<'g, '_> {
                 let list = Expr::List(items);
                 self.features.insert(Feature::ListLiteral);
                 if choice == Feature::ListIndex {
-                    let i = self.rng_int(-1, 3);
+                    let i = if self.boundary(Feature::BoundaryValues) {
+                        if self.deterministic() {
+                            self.pick(&[-3, 4, 100])
+                        } else {
+                            self.pick(&[i64::MAX, i64::MIN, -100])
+                        }
+                    } else {
+                        self.rng_int(-1, 3)
+                    };
                     (Expr::Index(Box::new(list), Box::new(Expr::Literal(Value::Int(i)))), BIG)
                 } else {
                     (call(Feature::FnHead, vec![list]), BIG)
@@ -456,12 +464,28 @@ impl<'g> Builder<'g, '_> {
             }
             Feature::FnSubstring => {
                 let s = self.string(d);
-                let start = small(self, 0, 2);
-                let len = small(self, 0, 3);
+                let (start, len) = if self.boundary(Feature::BoundaryValues) {
+                    // Past the end; negative only where answers are not compared.
+                    let far = if self.deterministic() { 100 } else { self.pick(&[-1, i64::MAX, 100]) };
+                    if self.coin(0.5) {
+                        (Expr::Literal(Value::Int(far)), small(self, 0, 3))
+                    } else {
+                        (small(self, 0, 2), Expr::Literal(Value::Int(far)))
+                    }
+                } else {
+                    (small(self, 0, 2), small(self, 0, 3))
+                };
                 call(Feature::FnSubstring, vec![s, start, len])
             }
-            Feature::FnLeft => call(Feature::FnLeft, vec![self.string(d), small(self, 0, 3)]),
-            Feature::FnRight => call(Feature::FnRight, vec![self.string(d), small(self, 0, 3)]),
+            Feature::FnLeft | Feature::FnRight => {
+                let s = self.string(d);
+                let n = if self.boundary(Feature::BoundaryValues) {
+                    Expr::Literal(Value::Int(100))
+                } else {
+                    small(self, 0, 3)
+                };
+                call(choice, vec![s, n])
+            }
             Feature::FnReverse => call(Feature::FnReverse, vec![self.string(d)]),
             Feature::FnToString => {
                 let (a, _) = self.int(d);
@@ -556,7 +580,10 @@ impl<'g> Builder<'g, '_> {
             Feature::InList => {
                 let ty = if self.coin(0.7) { Ty::Int } else { Ty::String };
                 let needle = self.expr(&ty, d);
-                let hay = if self.coin(0.6) {
+                // `[]` only where its element type is not needed.
+                let hay = if self.boundary(Feature::DegenerateForms) {
+                    Expr::List(Vec::new())
+                } else if self.coin(0.6) {
                     let n = self.rng_int(1, 4);
                     self.features.insert(Feature::ListLiteral);
                     Expr::List((0..n).map(|_| self.literal(&ty)).collect())
@@ -635,7 +662,13 @@ impl<'g> Builder<'g, '_> {
                 Expr::binary(BinOp::And, Expr::binary(op1, a, b.clone()), Expr::binary(op2, b, c))
             }
             Feature::FnIsEmpty => {
-                let arg = if self.coin(0.5) { self.string(d) } else { self.list(&Ty::Int, d) };
+                let arg = if self.boundary(Feature::DegenerateForms) {
+                    Expr::List(Vec::new())
+                } else if self.coin(0.5) {
+                    self.string(d)
+                } else {
+                    self.list(&Ty::Int, d)
+                };
                 call(Feature::FnIsEmpty, vec![arg])
             }
             Feature::FnOrNull => {
@@ -732,6 +765,13 @@ impl<'g> Builder<'g, '_> {
                 let s = self.string(d);
                 call(Feature::FnSplit, vec![s, Expr::Literal(Value::String("a".into()))])
             }
+            Some(Feature::ListSlice) if !self.deterministic() && self.boundary(Feature::BoundaryValues) => {
+                // Negative, reversed and far bounds.
+                let l = self.list(inner, d);
+                let bound = |b: &mut Self| Box::new(Expr::Literal(Value::Int(b.pick(&[-1, -3, 0, 5, 100, i64::MIN]))));
+                let (a, b) = (bound(self), bound(self));
+                Expr::Slice(Box::new(l), Some(a), Some(b))
+            }
             Some(Feature::ListSlice) => {
                 let l = self.list(inner, d);
                 let a = self.coin(0.7).then(|| Box::new(Expr::Literal(Value::Int(self.rng_int(0, 2)))));
@@ -795,6 +835,7 @@ impl<'g> Builder<'g, '_> {
                 },
                 None => self.list(&Ty::Int, d),
             },
+            Some(Feature::ListLiteral) | None if self.boundary(Feature::DegenerateForms) => Expr::List(Vec::new()),
             Some(Feature::ListLiteral) | None => {
                 let ty = self.scalar_type();
                 self.list(&ty, d)
@@ -826,7 +867,7 @@ impl<'g> Builder<'g, '_> {
             return Expr::Literal(Value::Null);
         }
         self.features.insert(Feature::MapLiteral);
-        let n = self.rng_int(1, 3);
+        let n = if self.boundary(Feature::EmptyMap) { 0 } else { self.rng_int(1, 3) };
         let entries = (0..n)
             .map(|i| {
                 let ty = self.scalar_type();

@@ -543,6 +543,23 @@ impl<'g, 'r> Builder<'g, 'r> {
         }
     }
 
+    /// Whether this numeric parameter takes a boundary value (or this
+    /// literal is degenerate, for `f` = [`Feature::DegenerateForms`]): with
+    /// the configuration's `boundary` probability, recorded as used.
+    fn boundary(&mut self, f: Feature) -> bool {
+        let p = self.g.config.boundary;
+        let yes = p > 0.0 && self.on(f) && self.rng.random_bool(p);
+        if yes {
+            self.features.insert(f);
+        }
+        yes
+    }
+
+    /// Picks one of `values`.
+    fn pick<T: Copy>(&mut self, values: &[T]) -> T {
+        values[self.below(values.len())]
+    }
+
     /// Whether a production is enabled at all.
     fn on(&self, f: Feature) -> bool {
         self.g.weight(f) > 0

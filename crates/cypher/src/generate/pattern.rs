@@ -5,6 +5,9 @@ use crate::functions::call;
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 
+/// A string longer than any the graph holds.
+const LONG_STRING: &str = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+
 use graphlancer_model::{ID_PROPERTY, Value};
 
 use super::Builder;
@@ -195,7 +198,13 @@ impl<'g> Builder<'g, '_> {
             let var_length =
                 allow_var_length && single_rel && !self.needs_named_rels() && self.chance(Feature::VarLength, 0.1);
             let rel = if var_length {
-                RelPattern { variable: None, types, direction, length: Some((1, 2)), properties: Vec::new() }
+                // Zero, and equal lower and upper, bounds now and then.
+                let length = if self.boundary(Feature::BoundaryValues) {
+                    self.pick(&[(0, 0), (0, 1), (0, 2), (1, 1), (2, 2), (3, 3)])
+                } else {
+                    (1, 2)
+                };
+                RelPattern { variable: None, types, direction, length: Some(length), properties: Vec::new() }
             } else {
                 let name = (self.coin(0.75) || self.needs_named_rels()).then(|| self.names.fresh("r"));
                 let keys: Vec<String> =
@@ -372,6 +381,9 @@ impl<'g> Builder<'g, '_> {
             .filter(|k| k.name != ID_PROPERTY && &Ty::of_property(k.ty) == ty)
             .map(|k| k.name.clone())
             .collect();
+        if matches!(ty, Ty::Int | Ty::Float | Ty::String) && self.boundary(Feature::BoundaryValues) {
+            return Expr::Literal(self.boundary_literal(ty));
+        }
         if !keys.is_empty() && self.coin(0.6) {
             let k = keys[self.below(keys.len())].clone();
             return Expr::Literal(self.graph_value(&k));
@@ -383,6 +395,22 @@ impl<'g> Builder<'g, '_> {
             Ty::String => Value::String(["a", "b", "ab", "", "ba", "x"][self.below(6)].to_owned()),
             _ => Value::Null,
         })
+    }
+
+    /// A value at the edge of its type. Deterministic presets keep to edges
+    /// engines must agree on (no overflow of 64 bits, no infinities, no
+    /// negative zero); the crash preset takes the extremes too.
+    fn boundary_literal(&mut self, ty: &Ty) -> Value {
+        let det = self.deterministic();
+        match ty {
+            Ty::Int if det => Value::Int(self.pick(&[0, -1, 1, 2147483647, -2147483648, 4294967296, 9007199254740993])),
+            Ty::Int => Value::Int(self.pick(&[0, -1, i64::MAX, i64::MIN, i64::MAX - 1, i64::MIN + 1, 2147483648])),
+            Ty::Float if det => Value::Float(self.pick(&[0.0, 1e15, -1e15, 1e-15, 0.1, 9007199254740993.0])),
+            Ty::Float => {
+                Value::Float(self.pick(&[-0.0, f64::MAX, f64::MIN, f64::MIN_POSITIVE, 5e-324, 1e308, f64::EPSILON]))
+            }
+            _ => Value::String(self.pick(&["", " ", "''", "\\", "%", LONG_STRING]).to_owned()),
+        }
     }
 
     pub(super) fn rng_int(&mut self, lo: i64, hi: i64) -> i64 {
