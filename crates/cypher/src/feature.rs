@@ -56,6 +56,8 @@ features! {
     DetachDelete = "detach_delete",
     Foreach = "foreach",
     ReadAfterWrite = "read_after_write",
+    ReadsWritten = "reads_written",
+    ReuseWithFilter = "reuse_with_filter",
     // Boundary values and degenerate forms (the `boundary` probability).
     BoundaryValues = "boundary_values",
     DegenerateForms = "degenerate_forms",

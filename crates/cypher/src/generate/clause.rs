@@ -504,6 +504,7 @@ impl Builder<'_, '_> {
         let ty = self.key_type(&key);
         // Literals only: engines disagree on reading a property the same SET writes.
         let value = self.literal(&ty);
+        self.remember(&target.tags, &key, &value);
         Some(SetItem::Property(target.name.clone(), key, value))
     }
 
@@ -524,7 +525,9 @@ impl Builder<'_, '_> {
                 let mut entries = Vec::new();
                 for k in chosen {
                     let ty = self.key_type(&k);
-                    entries.push((k, self.literal(&ty)));
+                    let value = self.literal(&ty);
+                    self.remember(&target.tags, &k, &value);
+                    entries.push((k, value));
                 }
                 if choice == Feature::SetMergeMap {
                     SetItem::MergeMap(target.name.clone(), entries)

@@ -475,6 +475,10 @@ struct Builder<'g, 'r> {
     islands: usize,
     /// A chained comparison was generated: the spelling writes it chained.
     chains: bool,
+    /// Property values earlier clauses of this query wrote, with the label
+    /// or type they wrote them under (empty: unknown): later predicates and
+    /// patterns look for them, so they reach what the query itself touched.
+    written: Vec<(String, String, Value)>,
 }
 
 impl<'g, 'r> Builder<'g, 'r> {
@@ -490,6 +494,7 @@ impl<'g, 'r> Builder<'g, 'r> {
             scopes: Vec::new(),
             frequencies: None,
             chains: false,
+            written: Vec::new(),
             islands: 0,
         }
     }
@@ -610,7 +615,28 @@ impl<'g, 'r> Builder<'g, 'r> {
 
     /// A value of `key` that occurs in the graph on one of `owners` (labels
     /// or relationship types; any owner when empty), or a typed default.
+    /// Remembers a value a clause writes into `key` of an entity with these labels or type.
+    fn remember(&mut self, owners: &[String], key: &str, e: &Expr) {
+        if let Expr::Literal(v) = e
+            && *v != Value::Null
+        {
+            let owner = owners.first().cloned().unwrap_or_default();
+            self.written.push((owner, key.to_owned(), v.clone()));
+        }
+    }
+
     fn graph_value_on(&mut self, owners: &[String], key: &str) -> Value {
+        // What this query wrote, now and then: state-aware generation.
+        let fits = |(o, k, _): &&(String, String, Value)| {
+            k == key && (o.is_empty() || owners.is_empty() || owners.contains(o))
+        };
+        let count = self.written.iter().filter(fits).count();
+        if count > 0 && self.on(Feature::ReadsWritten) && self.coin(0.5) {
+            let pick = self.rng.random_range(0..count);
+            let value = self.written.iter().filter(fits).nth(pick).map(|(_, _, v)| v.clone()).expect("counted");
+            self.features.insert(Feature::ReadsWritten);
+            return value;
+        }
         if let [owner] = owners
             && let Some(values) = self.g.values.by_owner.get(&(owner.clone(), key.to_owned()))
             && !values.is_empty()

@@ -111,6 +111,31 @@ impl<'g> Builder<'g, '_> {
         vec![(key, Expr::Literal(value))]
     }
 
+    /// A bound node written again in a pattern: bare, or now and then with a
+    /// label (its own or another) or a property value it may hold, which
+    /// then filter what it is bound to.
+    pub(super) fn reused_node(&mut self, v: &Var) -> NodePattern {
+        let mut node = NodePattern { variable: Some(v.name.clone()), labels: Vec::new(), properties: Vec::new() };
+        if !self.chance(Feature::ReuseWithFilter, 0.15) {
+            return node;
+        }
+        if self.coin(0.5) {
+            let labels = &self.schema().labels;
+            let label = match v.tags.first() {
+                Some(own) if self.coin(0.7) => own.clone(),
+                _ => labels[self.below(labels.len())].name.clone(),
+            };
+            node.labels.push(label);
+        } else {
+            let keys = self.keys_of(v).into_owned();
+            if let Some(k) = (!keys.is_empty()).then(|| keys[self.below(keys.len())].clone()) {
+                let value = self.graph_value_on(&v.tags, &k);
+                node.properties.push((k, Expr::Literal(value)));
+            }
+        }
+        node
+    }
+
     /// A node variable in scope that is certainly bound (not from OPTIONAL MATCH).
     pub(super) fn bound_node(&mut self) -> Option<Var> {
         let count = self.scope.vars().iter().filter(|v| v.ty == Ty::Node && !v.nullable).count();
@@ -164,7 +189,7 @@ impl<'g> Builder<'g, '_> {
         }
         let mut new_vars = Vec::new();
         let start = match &reuse {
-            Some(v) => NodePattern { variable: Some(v.name.clone()), labels: Vec::new(), properties: Vec::new() },
+            Some(v) => self.reused_node(v),
             None => {
                 let label = steps.first().map(|s| s.near.clone()).or_else(|| {
                     let labels = &self.schema().labels;
@@ -286,6 +311,7 @@ impl<'g> Builder<'g, '_> {
             if self.coin(0.5) {
                 let ty = self.key_type(&k);
                 let e = self.write_value(&ty);
+                self.remember(std::slice::from_ref(&label), &k, &e);
                 properties.push((k, e));
             }
         }
@@ -338,7 +364,9 @@ impl<'g> Builder<'g, '_> {
         for k in self.keys_of(&rel_var).into_owned() {
             if self.coin(0.4) {
                 let ty = self.key_type(&k);
-                properties.push((k, self.write_value(&ty)));
+                let e = self.write_value(&ty);
+                self.remember(std::slice::from_ref(&step.rel_type), &k, &e);
+                properties.push((k, e));
             }
         }
         new_vars.push(rel_var);
@@ -354,6 +382,20 @@ impl<'g> Builder<'g, '_> {
 
     /// A pattern for EXISTS { } and pattern predicates, anchored at a bound node.
     pub(super) fn anchored_pattern(&mut self) -> Option<PathPattern> {
+        let p = self.anchored_pattern_bare()?;
+        // Filters on the anchor inside subqueries only where answers are not
+        // compared: Grafeo refuses them ('Unsupported EXISTS subquery pattern').
+        if self.deterministic() {
+            return Some(p);
+        }
+        let anchor = self.scope.vars().iter().find(|v| Some(&v.name) == p.start.variable.as_ref()).cloned();
+        Some(match anchor {
+            Some(v) => PathPattern { start: self.reused_node(&v), ..p },
+            None => p,
+        })
+    }
+
+    fn anchored_pattern_bare(&mut self) -> Option<PathPattern> {
         let anchor = self.bound_node()?;
         let near = anchor.tags.first().cloned();
         let step = self.step(near.as_deref()).or_else(|| self.step(None))?;
