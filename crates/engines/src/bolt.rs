@@ -207,8 +207,10 @@ impl BoltEngine {
         if let Some(server) = self.server.as_mut() {
             // A stopped (hung) server still runs but does not answer: give it
             // a few seconds, then start a new one.
-            if server.is_running() && self.reconnect_within(PROBE_TIMEOUT).is_ok() {
-                return self.reload();
+            // If the graph then does not load (a server alive but wedged, or
+            // one that dies while loading), a fresh server gets it.
+            if server.is_running() && self.reconnect_within(PROBE_TIMEOUT).is_ok() && self.reload().is_ok() {
+                return Ok(());
             }
             let server = self.server.as_mut().expect("checked above");
             server.restart()?;
