@@ -46,6 +46,8 @@ pub(crate) enum Cell {
 /// The whole table.
 #[derive(Debug, Serialize)]
 pub(crate) struct Coverage {
+    /// The constructs' names, in table order.
+    constructs: Vec<&'static str>,
     dialects: Vec<DialectCoverage>,
     /// Per engine probed: each construct's example's outcome (`rows` or an error class, and its message).
     probes: Vec<(String, Vec<(String, String)>)>,
@@ -71,7 +73,7 @@ pub(crate) fn measure(args: &GenerateArgs, engines: &[String], timeout: std::tim
     for spec in engines {
         probes.push((spec.clone(), probe(spec, timeout)?));
     }
-    Ok(Coverage { dialects, probes })
+    Ok(Coverage { constructs: CONSTRUCTS.iter().map(|c| c.name).collect(), dialects, probes })
 }
 
 fn dialect(profile: &DialectProfile, config: &GeneratorConfig, seed: u64, count: usize) -> DialectCoverage {

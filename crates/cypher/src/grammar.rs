@@ -769,3 +769,30 @@ pub const CONSTRUCTS: &[Construct] = &[
     ),
     c("spatial functions (point, point.distance)", "manual: spatial", FN, M(SPATIAL), "RETURN point({x: 1, y: 2})"),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn constructs_are_named_once_and_each_has_an_example_and_a_rule() {
+        let mut names: Vec<&str> = CONSTRUCTS.iter().map(|c| c.name).collect();
+        names.sort_unstable();
+        let before = names.len();
+        names.dedup();
+        assert_eq!(names.len(), before, "a construct is listed twice");
+        for c in CONSTRUCTS {
+            assert!(!c.example.is_empty() && !c.rule.is_empty(), "{}", c.name);
+            if let Detect::Missing(why) = c.detect {
+                assert!(why.len() > 20, "{}: a missing construct needs its reason", c.name);
+            }
+        }
+    }
+
+    #[test]
+    fn several_set_items_are_told_from_one_item_with_a_map() {
+        assert!(several_set_items("MATCH (n) SET n.k = 1, n.j = 2 RETURN n"));
+        assert!(!several_set_items("MATCH (n) SET n += {k: 1, j: 2} RETURN n"));
+        assert!(!several_set_items("MATCH (n) SET n.k = f(1, 2) RETURN n, 1"));
+    }
+}

@@ -4,6 +4,7 @@
 mod bolt;
 mod campaign;
 mod cli;
+mod coverage;
 mod cross;
 mod falkordb;
 mod faults;

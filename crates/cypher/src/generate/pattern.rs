@@ -166,20 +166,11 @@ impl<'g> Builder<'g, '_> {
             self.islands += 1;
         }
         // Grafeo fails some walks of two hops on from a bound node.
-        let hops = if reuse.is_some() && self.g.config.deterministic && self.g.quirks.two_hops_from_bound_node {
-            hops.min(1)
-        } else {
-            hops
-        };
+        let hops = if reuse.is_some() && self.g.quirks.two_hops_from_bound_node { hops.min(1) } else { hops };
         // LadybugDB 0.22 fails with `unordered_map::at` on a comma part that
         // is a bare bound node after WITH or OPTIONAL MATCH; such a part is
         // given a hop where the profile records it.
-        let hops = if reuse.is_some() && hops == 0 && self.g.config.deterministic && self.g.quirks.bare_bound_node_part
-        {
-            1
-        } else {
-            hops
-        };
+        let hops = if reuse.is_some() && hops == 0 && self.g.quirks.bare_bound_node_part { 1 } else { hops };
         let mut steps = Vec::new();
         let mut near = reuse.as_ref().and_then(|v| v.tags.first().cloned());
         for _ in 0..hops {
