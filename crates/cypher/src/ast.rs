@@ -51,6 +51,14 @@ pub struct Spelling {
     pub is_label: bool,
     /// `(a op b) AND (b op c)` with the same `b` as `a op b op c`.
     pub chained_comparisons: bool,
+    /// Equal variable-length bounds as `*n`, a lower bound of 1 left out as `*..m`.
+    pub short_lengths: bool,
+    /// Positive number literals with a unary plus: `+5`.
+    pub unary_plus: bool,
+    /// Property reads `e.k` as `e['k']`.
+    pub dynamic_properties: bool,
+    /// `size([(a)-->() | 1])` as `COUNT { (a)-->() }`.
+    pub count_subquery: bool,
 }
 
 /// How ORDER BY directions are written.

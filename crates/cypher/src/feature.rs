@@ -77,6 +77,10 @@ features! {
     IntegerBases = "integer_bases",
     FloatForms = "float_exponent",
     FloatLeadingPoint = "float_leading_point",
+    VarLengthShort = "var_length_short",
+    UnaryPlus = "unary_plus",
+    DynamicProperty = "dynamic_property",
+    CountSubquery = "count_subquery",
     // Patterns.
     PatternLabel = "pattern_label",
     PatternMultiLabel = "pattern_multi_label",

@@ -137,6 +137,11 @@ fn several_set_items(text: &str) -> bool {
     })
 }
 
+/// A string literal with an escape in it.
+fn has_escape(text: &str) -> bool {
+    text.contains('\\')
+}
+
 const fn c(name: &'static str, rule: &'static str, group: Group, detect: Detect, example: &'static str) -> Construct {
     Construct { name, rule, group, detect, example }
 }
@@ -422,12 +427,18 @@ pub const CONSTRUCTS: &[Construct] = &[
         ),
         "MATCH (a:A)-[:T*]->(b) RETURN count(*)",
     ),
-    c("variable length *n (fixed)", "<fixed path length>", PA, M(NOT_YET), "MATCH (a:A)-[:T*2]->(b) RETURN count(*)"),
+    c(
+        "variable length *n (fixed)",
+        "<fixed path length>",
+        PA,
+        T(P::VarLengthShort, "]"),
+        "MATCH (a:A)-[:T*2]->(b) RETURN count(*)",
+    ),
     c(
         "variable length *..m / *n..",
         "<lower and upper bound path length> (one bound)",
         PA,
-        M(NOT_YET),
+        T(P::VarLengthShort, "*.."),
         "MATCH (a:A)-[:T*..2]->(b) RETURN count(*)",
     ),
     c("label expression IS A", "<is label expression> IS", PA, F(P::IsLabel), "MATCH (a IS A) RETURN count(*)"),
@@ -482,12 +493,18 @@ pub const CONSTRUCTS: &[Construct] = &[
     c("%", "<arithmetic term> <percent>", EX, F(P::Modulo), "RETURN 7 % 2"),
     c("^", "<arithmetic factor> <circumflex>", EX, F(P::Power), "RETURN 2 ^ 3"),
     c("unary -", "<arithmetic unary> <minus sign>", EX, F(P::Negate), "RETURN -(1)"),
-    c("unary +", "<arithmetic unary> <plus sign>", EX, M(NOT_YET), "RETURN +(1)"),
+    c("unary +", "<arithmetic unary> <plus sign>", EX, F(P::UnaryPlus), "RETURN +(1)"),
     c("+ (strings)", "<arithmetic value expression>", EX, F(P::StringConcat), "RETURN 'a' + 'b'"),
     c("+ (lists)", "<arithmetic value expression>", EX, F(P::ListConcat), "RETURN [1] + [2]"),
     c("property n.k", "<static property reference>", EX, T(P::Match, "."), "MATCH (a:A) RETURN a.k"),
     c("index l[i]", "<dynamic element reference>", EX, F(P::ListIndex), "RETURN [1, 2][0]"),
-    c("dynamic property n['k'] / m['k']", "<dynamic element reference>", EX, M(NOT_YET), "MATCH (a:A) RETURN a['k']"),
+    c(
+        "dynamic property n['k'] / m['k']",
+        "<dynamic element reference>",
+        EX,
+        F(P::DynamicProperty),
+        "MATCH (a:A) RETURN a['k']",
+    ),
     c("slice l[a..b]", "<slicing>", EX, F(P::ListSlice), "RETURN [1, 2, 3][0..2]"),
     c("parameter $p", "<general parameter reference>", EX, M(PARAMS), "RETURN $p"),
     c("simple CASE", "<simple case>", EX, F(P::CaseSimple), "RETURN CASE 1 WHEN 1 THEN 'a' ELSE 'b' END"),
@@ -521,7 +538,13 @@ pub const CONSTRUCTS: &[Construct] = &[
         F(P::ExistsSubquery),
         "MATCH (a:A) RETURN EXISTS { MATCH (a)-[:T]->(b) WHERE b.k > 1 }",
     ),
-    c("COUNT { pattern }", "manual: COUNT subquery", EX, M(NOT_YET), "MATCH (a:A) RETURN COUNT { (a)-[:T]->() }"),
+    c(
+        "COUNT { pattern }",
+        "manual: COUNT subquery",
+        EX,
+        F(P::CountSubquery),
+        "MATCH (a:A) RETURN COUNT { (a)-[:T]->() }",
+    ),
     c("map projection n{.k}", "<map projection> <field selector>", EX, F(P::MapProjection), "MATCH (a:A) RETURN a{.k}"),
     c("map projection n{.*}", "<all fields selector>", EX, F(P::MapProjectionAll), "MATCH (a:A) RETURN a{.*}"),
     c(
@@ -607,7 +630,13 @@ pub const CONSTRUCTS: &[Construct] = &[
     c("null", "<null literal>", LI, F(P::Match), "RETURN null"),
     c("'string'", "<single quoted character sequence>", LI, F(P::Match), "RETURN 'a'"),
     c("\"string\"", "<double quoted character sequence>", LI, F(P::DoubleQuotedStrings), "RETURN \"a\""),
-    c("escapes \\' \\\\ \\n \\uXXXX", "<escaped character>", LI, M(NOT_YET), "RETURN 'a\\'b\\\\c', '\\u00e9'"),
+    c(
+        "escapes \\' \\\\ \\n \\uXXXX",
+        "<escaped character>",
+        LI,
+        Detect::Check(P::Match, has_escape),
+        "RETURN 'a\\'b\\\\c', '\\u00e9'",
+    ),
     c("empty string ''", "<unbroken single quoted character sequence>", LI, T(P::Match, "''"), "RETURN size('')"),
     c("empty list []", "<list value constructor> (no elements)", LI, F(P::DegenerateForms), "RETURN size([])"),
     c("empty map {}", "<fields specification> (no fields)", LI, F(P::EmptyMap), "RETURN size(keys({}))"),
@@ -745,7 +774,9 @@ pub const CONSTRUCTS: &[Construct] = &[
         "valueType",
         "manual: scalar",
         FN,
-        M("names of types are Neo4j 5's own (INTEGER NOT NULL); no engine here has the function"),
+        M(
+            "type names are each engine's own (Neo4j 5's INTEGER NOT NULL); Grafeo and ArcadeDB have it (probe column), their names would differ",
+        ),
         "RETURN valueType(1)",
     ),
     c("left / right", "manual: string", FN, F(P::FnLeft), "RETURN left('abc', 2), right('abc', 2)"),

@@ -327,7 +327,13 @@ fn rel(out: &mut W, r: &RelPattern) {
         out.push_str(&r.types.iter().map(|t| id(t)).collect::<Vec<_>>().join("|"));
     }
     if let Some((min, max)) = r.length {
-        let _ = write!(out, "*{min}..{max}");
+        if min == max && out.spell(|s| s.short_lengths, Feature::VarLengthShort) {
+            let _ = write!(out, "*{min}");
+        } else if min == 1 && out.spell(|s| s.short_lengths, Feature::VarLengthShort) {
+            let _ = write!(out, "*..{max}");
+        } else {
+            let _ = write!(out, "*{min}..{max}");
+        }
     }
     if !r.properties.is_empty() {
         out.push(' ');
@@ -359,6 +365,10 @@ fn expr(out: &mut W, e: &Expr) {
     match e {
         Expr::Literal(v) => literal(out, v),
         Expr::Variable(v) => out.push_str(&id(v)),
+        Expr::Property(base, k) if out.spell(|s| s.dynamic_properties, Feature::DynamicProperty) => {
+            atom(out, base);
+            let _ = write!(out, "[{}]", quote_string_with(k, '\''));
+        }
         Expr::Property(base, k) => {
             atom(out, base);
             let _ = write!(out, ".{}", id(k));
@@ -403,6 +413,17 @@ fn expr(out: &mut W, e: &Expr) {
             out.push('(');
             atom(out, a);
             out.push_str(if *negated { " IS NOT NULL)" } else { " IS NULL)" });
+        }
+        Expr::Function(name, args)
+            if name == "size"
+                && matches!(args.as_slice(), [Expr::PatternComprehension { filter: None, map, .. }] if **map == Expr::Literal(Value::Int(1)))
+                && out.spell(|s| s.count_subquery, Feature::CountSubquery) =>
+        {
+            if let [Expr::PatternComprehension { pattern, .. }] = args.as_slice() {
+                out.push_str("COUNT { ");
+                path(out, pattern);
+                out.push_str(" }");
+            }
         }
         Expr::Function(name, args)
             if name == "properties"
@@ -580,6 +601,9 @@ fn literal(out: &mut W, v: &Value) {
     match v {
         Value::String(s) if out.spell(|s| s.double_quotes, Feature::DoubleQuotedStrings) => {
             out.push_str(&quote_string_with(s, '"'));
+        }
+        Value::Int(i) if *i > 0 && out.spell(|s| s.unary_plus, Feature::UnaryPlus) => {
+            let _ = write!(out, "+{i}");
         }
         Value::Int(i) if *i >= 8 && out.spell(|s| s.integer_bases, Feature::IntegerBases) => {
             let _ = if i % 2 == 0 { write!(out, "0x{i:X}") } else { write!(out, "0o{i:o}") };

@@ -545,6 +545,10 @@ impl<'g, 'r> Builder<'g, 'r> {
             return_all: pick(self, Feature::ReturnAll),
             is_label: pick(self, Feature::IsLabel),
             chained_comparisons: self.chains,
+            short_lengths: pick(self, Feature::VarLengthShort),
+            unary_plus: pick(self, Feature::UnaryPlus),
+            dynamic_properties: pick(self, Feature::DynamicProperty),
+            count_subquery: pick(self, Feature::CountSubquery),
         }
     }
 
