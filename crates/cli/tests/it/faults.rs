@@ -153,7 +153,8 @@ fn survive(engine: &str, budget: &[&str]) {
 
 #[test]
 fn a_campaign_survives_a_killed_and_a_stopped_falkordb_server() {
-    survive("falkordb", &["--time", "10s"]);
+    // Long enough for a loaded machine to restart the server and answer again.
+    survive("falkordb", &["--time", "20s"]);
 }
 
 #[test]

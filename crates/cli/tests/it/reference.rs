@@ -109,14 +109,17 @@ fn the_reference_names_grafeo_wrong_where_it_differs() {
 
 /// FalkorDB agrees with the reference on every query it answers at this
 /// seed: no differential report (a crash of FalkorDB may still be one).
+/// Seeds 2 and 3 find FalkorDB's MERGE that does not see the rows earlier
+/// rows of its own query wrote, and seed 5 its aggregate over no rows that
+/// returns no row: bugs of FalkorDB, not of the reference.
 #[test]
-fn falkordb_and_the_reference_agree_at_seed_two() {
+fn falkordb_and_the_reference_agree_at_seed_four() {
     let out = tempfile::tempdir().expect("temp dir");
-    let summary = campaign("falkordb", "2", "150", out.path().to_str().expect("utf-8"));
+    let summary = campaign("falkordb", "4", "150", out.path().to_str().expect("utf-8"));
     assert!(accepted(&summary, "reference") >= 0.9, "{}", summary["engines"]);
     let findings = summary["findings"].as_object().expect("findings");
     let differential: Vec<&String> = findings.keys().filter(|k| k.starts_with("differential")).collect();
-    assert!(differential.is_empty(), "no false alarm and no FalkorDB bug at seed 2: {differential:?}");
+    assert!(differential.is_empty(), "no false alarm and no FalkorDB bug at seed 4: {differential:?}");
     let (compared, agreed) = agreement(&summary, "falkordb");
     assert!(compared >= 120 && agreed == compared, "{compared} compared, {agreed} agreed");
 }
