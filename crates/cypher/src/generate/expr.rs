@@ -465,8 +465,9 @@ impl<'g> Builder<'g, '_> {
             Feature::FnSubstring => {
                 let s = self.string(d);
                 let (start, len) = if self.boundary(Feature::BoundaryValues) {
-                    // Past the end; negative only where answers are not compared.
-                    let far = if self.deterministic() { 100 } else { self.pick(&[-1, i64::MAX, 100]) };
+                    // Past the end, and past 32 bits where answers are not
+                    // compared; never negative, which openCypher makes an error.
+                    let far = if self.deterministic() { 100 } else { self.pick(&[4_294_967_297, i64::MAX, 100]) };
                     if self.coin(0.5) {
                         (Expr::Literal(Value::Int(far)), small(self, 0, 3))
                     } else {
