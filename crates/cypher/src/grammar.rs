@@ -85,6 +85,7 @@ impl Construct {
             Some(Feature::ExistsPattern) => Some(Feature::ExistsSubquery),
             Some(Feature::MapProjectionAll) => Some(Feature::FnProperties),
             Some(Feature::SetItems) => Some(Feature::SetProperty),
+            Some(Feature::CountSubquery) => Some(Feature::PatternComprehension),
             _ => None,
         };
         own.into_iter().chain(parent).collect()
