@@ -99,13 +99,14 @@ fn dialect(profile: &DialectProfile, config: &GeneratorConfig, seed: u64, count:
     let cells = CONSTRUCTS
         .iter()
         .zip(shown)
-        .map(|(c, n)| match (c.detect, c.feature()) {
-            (Detect::Missing(why), _) => Cell::Missing { why },
-            (_, Some(_)) if c.needs().iter().any(|f| profile.disabled.contains_key(f)) => {
-                let off = c.needs().into_iter().find(|f| profile.disabled.contains_key(f)).expect("checked");
-                Cell::Refused { why: profile.disabled[&off].clone() }
+        .map(|(c, n)| {
+            if let Detect::Missing(why) = c.detect {
+                return Cell::Missing { why };
             }
-            (_, f) => Cell::Generated { queries: n, bug: f.and_then(|f| profile.bugs.get(&f).cloned()) },
+            match c.needs().into_iter().find_map(|f| profile.disabled.get(&f)) {
+                Some(why) => Cell::Refused { why: why.clone() },
+                None => Cell::Generated { queries: n, bug: c.feature().and_then(|f| profile.bugs.get(&f).cloned()) },
+            }
         })
         .collect();
     DialectCoverage { dialect: profile.name.clone(), queries: count, cells }

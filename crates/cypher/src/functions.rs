@@ -193,11 +193,6 @@ pub const FUNCTIONS: &[Function] = &[
     f("reverse", Feature::FnReverseList, &[K::List], K::Same),
 ];
 
-/// The function called `name` (the first of its overloads).
-pub fn by_name(name: &str) -> Option<&'static Function> {
-    FUNCTIONS.iter().find(|f| f.name == name)
-}
-
 /// Every overload of the function called `name` (`range` of two and of
 /// three arguments, `reverse` of a string and of a list).
 pub fn overloads(name: &str) -> impl Iterator<Item = &'static Function> + '_ {

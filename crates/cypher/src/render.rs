@@ -23,7 +23,7 @@ pub fn render(query: &Query) -> String {
 /// Renders a whole query on one line, with the productions its spelling
 /// actually used (a synonym counts only where the query has what it spells).
 pub fn render_spelled(query: &Query) -> (String, BTreeSet<Feature>) {
-    let mut w = W { out: String::new(), sp: query.spelling, used: BTreeSet::new() };
+    let mut w = W::new(String::new(), query.spelling);
     let out = &mut w;
     for (i, part) in query.parts.iter().enumerate() {
         if i > 0 {
@@ -41,13 +41,17 @@ pub fn render_spelled(query: &Query) -> (String, BTreeSet<Feature>) {
 }
 
 /// The text being written, how to spell it, and which synonyms it used.
-pub struct W {
+struct W {
     out: String,
     sp: Spelling,
     used: BTreeSet<Feature>,
 }
 
 impl W {
+    fn new(out: String, sp: Spelling) -> Self {
+        Self { out, sp, used: BTreeSet::new() }
+    }
+
     fn push_str(&mut self, s: &str) {
         self.out.push_str(s);
     }
@@ -267,13 +271,6 @@ fn pattern_list(out: &mut W, patterns: &[PathPattern]) {
     }
 }
 
-/// Renders a path pattern, plainly spelled.
-pub fn path_text(p: &PathPattern) -> String {
-    let mut w = W { out: String::new(), sp: Spelling::default(), used: BTreeSet::new() };
-    path(&mut w, p);
-    w.out
-}
-
 fn path(out: &mut W, p: &PathPattern) {
     if let Some(n) = &p.name {
         let _ = write!(out, "{} = ", id(n));
@@ -356,7 +353,7 @@ fn map(out: &mut W, entries: &[(String, Expr)]) {
 
 /// Renders an expression onto `out`, plainly spelled.
 pub fn expr_into(out: &mut String, e: &Expr) {
-    let mut w = W { out: std::mem::take(out), sp: Spelling::default(), used: BTreeSet::new() };
+    let mut w = W::new(std::mem::take(out), Spelling::default());
     expr(&mut w, e);
     *out = w.out;
 }

@@ -617,8 +617,6 @@ impl<'g, 'r> Builder<'g, 'r> {
         self.g.key_types.get(key).cloned().unwrap_or(Ty::Int)
     }
 
-    /// A value of `key` that occurs in the graph on one of `owners` (labels
-    /// or relationship types; any owner when empty), or a typed default.
     /// Remembers a value a clause writes into `key` of an entity with these labels or type.
     fn remember(&mut self, owners: &[String], key: &str, e: &Expr) {
         if let Expr::Literal(v) = e
@@ -629,15 +627,18 @@ impl<'g, 'r> Builder<'g, 'r> {
         }
     }
 
+    /// A value of `key` that occurs in the graph on one of `owners` (labels
+    /// or relationship types; any owner when empty), or a typed default;
+    /// now and then one this query wrote (state-aware generation).
     fn graph_value_on(&mut self, owners: &[String], key: &str) -> Value {
-        // What this query wrote, now and then: state-aware generation.
-        let fits = |(o, k, _): &&(String, String, Value)| {
-            k == key && (o.is_empty() || owners.is_empty() || owners.contains(o))
-        };
-        let count = self.written.iter().filter(fits).count();
-        if count > 0 && self.on(Feature::ReadsWritten) && self.coin(0.5) {
-            let pick = self.rng.random_range(0..count);
-            let value = self.written.iter().filter(fits).nth(pick).map(|(_, _, v)| v.clone()).expect("counted");
+        let written: Vec<&Value> = self
+            .written
+            .iter()
+            .filter(|(o, k, _)| k == key && (o.is_empty() || owners.is_empty() || owners.contains(o)))
+            .map(|(_, _, v)| v)
+            .collect();
+        if !written.is_empty() && self.on(Feature::ReadsWritten) && self.rng.random_bool(0.5) {
+            let value = written[self.rng.random_range(0..written.len())].clone();
             self.features.insert(Feature::ReadsWritten);
             return value;
         }

@@ -373,20 +373,6 @@ impl<'g> Builder<'g, '_> {
 
     /// A pattern for EXISTS { } and pattern predicates, anchored at a bound node.
     pub(super) fn anchored_pattern(&mut self) -> Option<PathPattern> {
-        let p = self.anchored_pattern_bare()?;
-        // Filters on the anchor inside subqueries only where answers are not
-        // compared: Grafeo refuses them ('Unsupported EXISTS subquery pattern').
-        if self.deterministic() {
-            return Some(p);
-        }
-        let anchor = self.scope.vars().iter().find(|v| Some(&v.name) == p.start.variable.as_ref()).cloned();
-        Some(match anchor {
-            Some(v) => PathPattern { start: self.reused_node(&v), ..p },
-            None => p,
-        })
-    }
-
-    fn anchored_pattern_bare(&mut self) -> Option<PathPattern> {
         let anchor = self.bound_node()?;
         let near = anchor.tags.first().cloned();
         let step = self.step(near.as_deref()).or_else(|| self.step(None))?;
@@ -398,11 +384,14 @@ impl<'g> Builder<'g, '_> {
             properties: Vec::new(),
         };
         let far = NodePattern { variable: None, labels: vec![step.far], properties: Vec::new() };
-        Some(PathPattern {
-            name: None,
-            start: NodePattern { variable: Some(anchor.name), labels: Vec::new(), properties: Vec::new() },
-            hops: vec![(rel, far)],
-        })
+        // Filters on the anchor inside subqueries only where answers are not
+        // compared: Grafeo refuses them ('Unsupported EXISTS subquery pattern').
+        let start = if self.deterministic() {
+            NodePattern { variable: Some(anchor.name), labels: Vec::new(), properties: Vec::new() }
+        } else {
+            self.reused_node(&anchor)
+        };
+        Some(PathPattern { name: None, start, hops: vec![(rel, far)] })
     }
 
     /// `{gid: ...}`-free literal of a type, from the graph's values where possible.
