@@ -941,7 +941,7 @@ impl Campaign {
         }
         let mut exec = self.config.exec;
         if slow_check {
-            exec.timeout = exec.timeout.saturating_mul(4);
+            exec.timeout = crate::work::longer_timeout(exec.timeout);
         }
         let (again, longest) = self.rerun(&ran.case, exec, engine_time)?;
         let judge = JudgeCx { names, schema: &at.graph.schema };

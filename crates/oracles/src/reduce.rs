@@ -137,7 +137,7 @@ impl Reducer<'_> {
         // A reduced hang is checked again with four times the time at the
         // end: that much of the budget is kept for it from the start.
         if hang {
-            run.limits.time = run.limits.time.saturating_sub(self.exec.timeout.saturating_mul(4));
+            run.limits.time = run.limits.time.saturating_sub(crate::work::longer_timeout(self.exec.timeout));
         }
         let graph_too = !hang && self.oracle.kind() != crate::oracle::OracleKind::Metamorphic;
         let mut state = State {
@@ -161,7 +161,7 @@ impl Reducer<'_> {
         // A reduced hang is checked with four times the time (an expensive
         // query finishes then); where the budget has no room for that, the
         // case is written as generated and `graphlancer reduce` goes on.
-        let longer_timeout = self.exec.timeout.saturating_mul(4);
+        let longer_timeout = crate::work::longer_timeout(self.exec.timeout);
         if hang && state.best.is_some() && run.started.elapsed() + longer_timeout > self.limits.time {
             state.best = None;
             finished = false;

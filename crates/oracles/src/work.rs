@@ -27,6 +27,14 @@ pub fn expensive(timeout: std::time::Duration) -> f64 {
     timeout.as_secs_f64() * ROWS_PER_SECOND
 }
 
+/// The time a timed-out query gets again before it counts as a hang: four
+/// times its timeout, and at least two seconds, since short timeouts (tests,
+/// smoke runs) are at the mercy of a busy machine's scheduler: 20 ms
+/// timeouts on a loaded machine ran late by more than 80 ms without hanging.
+pub fn longer_timeout(timeout: std::time::Duration) -> std::time::Duration {
+    timeout.saturating_mul(4).max(std::time::Duration::from_secs(2))
+}
+
 /// The largest number of rows any clause of `query` may produce on `graph`,
 /// counting the pattern expansions its expressions make per row.
 pub fn estimate(query: &Query, graph: &Graph) -> f64 {

@@ -211,10 +211,20 @@ fn timeouts_on_expensive_queries_are_not_hangs_on_grafeo() {
     let summary: serde_json::Value = serde_json::from_slice(&o.stdout).expect("summary JSON");
     let timeouts = summary["engines"][0]["timeouts"].as_u64().unwrap_or(0);
     let expensive = summary["expensive"].as_u64().unwrap_or(0);
-    let reported = summary["findings_new"].as_u64().unwrap_or(0) + summary["findings_duplicate"].as_u64().unwrap_or(0);
-    assert!(expensive >= 10, "{summary}");
-    // The rest finished when given four times the time (slow), bar a few a
-    // busy machine may leave: far fewer than the timeouts.
+    // Other crashes (Grafeo's internal errors) are findings of their own.
+    let reported = summary["findings"]
+        .as_object()
+        .expect("findings")
+        .keys()
+        .filter(|sig| sig.starts_with("crash:grafeo:timeout:"))
+        .count() as u64;
+    let slow = summary["slow"].as_u64().unwrap_or(0);
+    // Most are known expensive by their estimated work before any re-run; how
+    // many time out at all depends on the machine's load.
+    assert!(expensive >= 5 && expensive + slow >= 10, "{summary}");
+    // The rest finished when given four times the time, and at least two
+    // seconds (slow), bar a few a busy machine may leave: far fewer than the
+    // timeouts.
     assert!(reported * 5 < timeouts, "{summary}");
 }
 
