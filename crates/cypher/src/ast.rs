@@ -495,6 +495,10 @@ pub enum Expr {
     PatternPredicate(Box<PathPattern>),
     /// `v:L1:L2`, true where the node has every label.
     HasLabels(String, Vec<String>),
+    /// `shortestPath((a)-[:T*min..max]->(b))` between two bound nodes: a
+    /// shortest path, or null where none is. Which of several shortest
+    /// paths comes back is the engine's choice; its length is not.
+    ShortestPath(Box<PathPattern>),
 }
 
 impl Expr {
@@ -551,6 +555,7 @@ impl Expr {
             | Expr::Variable(_)
             | Expr::MapProjection(..)
             | Expr::PatternPredicate(_)
+            | Expr::ShortestPath(_)
             | Expr::HasLabels(..) => Vec::new(),
             Expr::Property(e, _) | Expr::Not(e) | Expr::Negate(e) | Expr::IsNull { expr: e, .. } => vec![e],
             Expr::Binary(_, a, b) | Expr::Index(a, b) => vec![a, b],
@@ -616,6 +621,7 @@ impl Expr {
             | Expr::Variable(_)
             | Expr::MapProjection(..)
             | Expr::PatternPredicate(_)
+            | Expr::ShortestPath(_)
             | Expr::HasLabels(..) => {}
             Expr::Property(e, _) | Expr::Not(e) | Expr::Negate(e) | Expr::IsNull { expr: e, .. } => e.walk(f),
             Expr::Binary(_, a, b) | Expr::Index(a, b) => {

@@ -8,7 +8,9 @@ use std::collections::BTreeMap;
 
 use graphlancer_model::{Schema, Value};
 
-use crate::ast::{BinOp, Clause, Expr, PathPattern, Projection, Query, RemoveItem, SetItem, SingleQuery};
+use crate::ast::{
+    BinOp, Clause, Direction, Expr, NodePattern, PathPattern, Projection, Query, RemoveItem, SetItem, SingleQuery,
+};
 use crate::types::Ty;
 
 /// What the checker knows of a variable.
@@ -276,6 +278,28 @@ fn numeric(t: &Option<Ty>) -> bool {
     matches!(t, None | Some(Ty::Int | Ty::Float))
 }
 
+/// The one shape of `shortestPath()` every engine here that has it takes:
+/// two bound nodes without labels or properties (FalkorDB: "Node filters may
+/// not be introduced"), one directed hop of variable length starting at 0 or
+/// 1, no relationship variable or properties.
+fn shortest_path_shape(p: &PathPattern, env: &Env) -> Result<(), String> {
+    let bound_node = |n: &NodePattern| match &n.variable {
+        Some(v) if n.labels.is_empty() && n.properties.is_empty() => {
+            matches!(env.get(v).map(|b| &b.ty), Some(Some(Ty::Node)))
+        }
+        _ => false,
+    };
+    let [(r, end)] = p.hops.as_slice() else { return Err("shortestPath() takes one hop".into()) };
+    let fits = p.name.is_none()
+        && bound_node(&p.start)
+        && bound_node(end)
+        && r.variable.is_none()
+        && r.properties.is_empty()
+        && r.direction != Direction::Both
+        && r.length.is_some_and(|(min, max)| min <= 1 && min <= max);
+    if fits { Ok(()) } else { Err(format!("shortestPath() of an unsupported shape: {p:?}")) }
+}
+
 /// The type of an expression; `None` for null, whose type is open.
 fn infer(e: &Expr, schema: &Schema, env: &Env) -> Result<Option<Ty>, String> {
     let infer_in = |e: &Expr, env: &Env| infer(e, schema, env);
@@ -500,6 +524,12 @@ fn infer(e: &Expr, schema: &Schema, env: &Env) -> Result<Option<Ty>, String> {
             let mut inner = env.clone();
             bind_pattern(p, schema, &mut inner, false)?;
             Some(Ty::Bool)
+        }
+        Expr::ShortestPath(p) => {
+            shortest_path_shape(p, env)?;
+            let mut inner = env.clone();
+            bind_pattern(p, schema, &mut inner, false)?;
+            Some(Ty::Path)
         }
         Expr::HasLabels(v, labels) => {
             match env.get(v).map(|b| &b.ty) {

@@ -126,6 +126,7 @@ features! {
     MapProjection = "map_projection",
     ExistsSubquery = "exists_subquery",
     PatternPredicate = "pattern_predicate",
+    ShortestPath = "shortest_path",
     LabelPredicate = "label_predicate",
     Quantifier = "quantifier",
     Reduce = "reduce",

@@ -316,7 +316,9 @@ pub const CONSTRUCTS: &[Construct] = &[
         "shortestPath()/allShortestPaths()",
         "<legacy shortest path pattern>",
         PA,
-        M(NOT_YET),
+        M(
+            "FalkorDB takes shortestPath() only in WITH and RETURN and allShortestPaths() only in MATCH, Grafeo's MATCH form loses its path variable, Kuzu and Memgraph write their own syntax: the expression form (generated) runs the same search on every engine that has one",
+        ),
         "MATCH (a:A {k: 1}), (b:B) MATCH p = shortestPath((a)-[:T*]->(b)) RETURN length(p)",
     ),
     c(
@@ -596,7 +598,7 @@ pub const CONSTRUCTS: &[Construct] = &[
         "shortestPath() as an expression",
         "<shortest path expression>",
         EX,
-        M(NOT_YET),
+        F(P::ShortestPath),
         "MATCH (a:A {k: 1}), (b:B) RETURN length(shortestPath((a)-[:T*]->(b)))",
     ),
     c("list [a, b]", "<list value constructor>", EX, F(P::ListLiteral), "RETURN [1, 'a']"),

@@ -672,6 +672,14 @@ impl Lower<'_> {
         if distinct {
             return Err(ParseError::Syntax(format!("DISTINCT in {fname}(), which is not an aggregate")));
         }
+        if fname.eq_ignore_ascii_case("shortestPath") {
+            return match f.arguments.as_slice() {
+                [oc::Node { kind: oc::ExprKind::Pattern(p), .. }] if p.parts.len() == 1 => {
+                    Ok(Expr::ShortestPath(Box::new(self.part(&p.parts[0])?)))
+                }
+                _ => outside("shortestPath() of more than one pattern"),
+            };
+        }
         if fname == "exists" {
             return match f.arguments.as_slice() {
                 [oc::Node { kind: oc::ExprKind::Pattern(p), .. }] if p.parts.len() == 1 => {
@@ -798,6 +806,19 @@ mod tests {
         assert_eq!(parse(&render(&q)).expect("a value"), q);
         let Clause::With(w) = &q.parts[0].clauses[1] else { panic!("{q:?}") };
         assert_eq!((w.skip, w.limit, w.order_by.len()), (Some(1), Some(2), 1));
+    }
+
+    #[test]
+    fn shortest_paths_and_unbounded_lengths_parse_back_to_themselves() {
+        let text = "MATCH (a), (b) RETURN length(shortestPath((a)-[:T0|T1*0..]->(b))) AS l, \
+                    shortestPath((b)<-[*1..3]-(a)) IS NULL AS n";
+        let q = parse(text).expect("a value");
+        let Clause::Return(r) = &q.parts[0].clauses[1] else { panic!("{q:?}") };
+        let Expr::Function(_, args) = &r.items[0].0 else { panic!("{r:?}") };
+        let Expr::ShortestPath(p) = &args[0] else { panic!("{args:?}") };
+        assert_eq!(p.hops[0].0.length, Some((0, u32::MAX)));
+        assert!(render(&q).contains("length(shortestPath((a)-[:T0|T1*0..]->(b)))"), "{}", render(&q));
+        assert_eq!(parse(&render(&q)).expect("a value"), q);
     }
 
     #[test]

@@ -324,7 +324,14 @@ fn rel(out: &mut W, r: &RelPattern) {
         out.push_str(&r.types.iter().map(|t| id(t)).collect::<Vec<_>>().join("|"));
     }
     if let Some((min, max)) = r.length {
-        if min == max && out.spell(|s| s.short_lengths, Feature::VarLengthShort) {
+        // Unbounded, as the parser reads `*` and `*n..`.
+        if max == u32::MAX {
+            if min == 1 && out.spell(|s| s.short_lengths, Feature::VarLengthShort) {
+                out.push('*');
+            } else {
+                let _ = write!(out, "*{min}..");
+            }
+        } else if min == max && out.spell(|s| s.short_lengths, Feature::VarLengthShort) {
             let _ = write!(out, "*{min}");
         } else if min == 1 && out.spell(|s| s.short_lengths, Feature::VarLengthShort) {
             let _ = write!(out, "*..{max}");
@@ -570,6 +577,11 @@ fn expr(out: &mut W, e: &Expr) {
         }
         // A bare pattern: only ever generated in WHERE, where it is a predicate.
         Expr::PatternPredicate(p) => path(out, p),
+        Expr::ShortestPath(p) => {
+            out.push_str("shortestPath(");
+            path(out, p);
+            out.push(')');
+        }
         Expr::HasLabels(v, labels) => {
             out.push('(');
             out.push_str(&id(v));

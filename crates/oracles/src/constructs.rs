@@ -200,6 +200,10 @@ fn expr_constructs(e: &Expr, out: &mut BTreeSet<String>) {
                 nested.push(p.as_ref().clone());
                 "pattern predicate".into()
             }
+            Expr::ShortestPath(p) => {
+                nested.push(p.as_ref().clone());
+                "shortestPath".into()
+            }
             Expr::HasLabels(..) => "label predicate".into(),
         };
         out.insert(name);

@@ -1278,6 +1278,7 @@ pub fn expr_kind(e: &Expr, ty: Option<&graphlancer_cypher::types::Ty>) -> String
         Expr::Quantified { .. } => "quantified".into(),
         Expr::ExistsSubquery(..) => "existssubquery".into(),
         Expr::PatternPredicate(_) => "patternpredicate".into(),
+        Expr::ShortestPath(_) => "shortestpath".into(),
         Expr::HasLabels(..) => "haslabels".into(),
         Expr::Negate(_) => "negate".into(),
         Expr::Case { .. } => "case".into(),

@@ -312,6 +312,8 @@ impl Stats<'_> {
         e.walk(&mut |e| match e {
             Expr::PatternPredicate(p) | Expr::ExistsSubquery(p, _) => cost += self.pattern(p, bound),
             Expr::PatternComprehension { pattern, .. } => cost += self.pattern(pattern, bound),
+            // A breadth-first search visits each node and relationship once.
+            Expr::ShortestPath(_) => cost += self.nodes + self.graph.relationships.len() as f64,
             _ => {}
         });
         cost

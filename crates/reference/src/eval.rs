@@ -763,6 +763,7 @@ impl<'s> Ev<'s> {
                 Ok(V::Bool(false))
             }
             Expr::PatternPredicate(p) => Ok(V::Bool(!self.match_patterns(std::slice::from_ref(p), row)?.is_empty())),
+            Expr::ShortestPath(p) => self.shortest_path(p, row),
             Expr::HasLabels(v, labels) => match self.lookup(v, row)? {
                 V::Null => Ok(V::Null),
                 V::Node(n) => {

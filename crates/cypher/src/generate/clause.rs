@@ -185,6 +185,13 @@ impl Builder<'_, '_> {
     /// WITH or RETURN: items, perhaps aggregates, DISTINCT, ORDER BY, SKIP,
     /// LIMIT; the scope becomes the projected items.
     fn projection(&mut self, is_return: bool) -> (Projection, Columns, Option<Vec<usize>>) {
+        let outer = std::mem::replace(&mut self.in_projection, true);
+        let out = self.projection_items(is_return);
+        self.in_projection = outer;
+        out
+    }
+
+    fn projection_items(&mut self, is_return: bool) -> (Projection, Columns, Option<Vec<usize>>) {
         if !is_return {
             self.features.insert(Feature::With);
         }

@@ -153,6 +153,14 @@ impl<'g> Builder<'g, '_> {
             (Feature::FnCharLength, u32::from(self.agreed(SemanticsKey::StringLength))),
             (Feature::FnNullIf, 1),
             (Feature::FnOrNull, 1),
+            (
+                Feature::ShortestPath,
+                u32::from(
+                    (self.in_where || self.in_projection)
+                        && self.on(Feature::FnLength)
+                        && self.scope.of_type(&Ty::Node).any(|v| !v.nullable),
+                ),
+            ),
         ];
         let Some(choice) = self.choose(&options) else { return self.leaf(&Ty::Int) };
         let d = depth + 1;
@@ -196,6 +204,10 @@ impl<'g> Builder<'g, '_> {
                 let otherwise = self.otherwise(otherwise);
                 (Expr::Case { subject: None, branches: vec![(cond, then)], otherwise }, bt.max(bo))
             }
+            Feature::ShortestPath => match self.shortest_path() {
+                Some(p) => (call(Feature::FnLength, vec![p]), 1 << 20),
+                None => self.leaf(&Ty::Int),
+            },
             Feature::FnLength => {
                 let paths: Vec<Var> = self.scope.of_type(&Ty::Path).cloned().collect();
                 let p = paths[self.below(paths.len())].name.clone();
@@ -564,6 +576,7 @@ impl<'g> Builder<'g, '_> {
             (Feature::FnIsEmpty, 1),
             (Feature::FnOrNull, 1),
             (Feature::ChainedComparison, 1),
+            (Feature::ShortestPath, u32::from(has_anchor && (self.in_where || self.in_projection))),
         ];
         let Some(choice) = self.choose(&options) else { return self.leaf(&Ty::Bool).0 };
         let d = depth + 1;
@@ -629,6 +642,10 @@ impl<'g> Builder<'g, '_> {
             },
             Feature::PatternPredicate => match self.anchored_pattern() {
                 Some(p) => Expr::PatternPredicate(Box::new(p)),
+                None => self.leaf(&Ty::Bool).0,
+            },
+            Feature::ShortestPath => match self.shortest_path() {
+                Some(p) => Expr::IsNull { expr: Box::new(p), negated: self.coin(0.5) },
                 None => self.leaf(&Ty::Bool).0,
             },
             Feature::LabelPredicate => {

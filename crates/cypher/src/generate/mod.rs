@@ -464,6 +464,9 @@ struct Builder<'g, 'r> {
     features: BTreeSet<Feature>,
     /// Generating a WHERE predicate, where a bare pattern may stand.
     in_where: bool,
+    /// Generating WITH or RETURN, where FalkorDB takes `shortestPath()`
+    /// (with WHERE, its only places).
+    in_projection: bool,
     /// Completing a UNION, whose parts must name their columns alike.
     in_union: bool,
     /// Scope after each clause of the single query being completed.
@@ -490,6 +493,7 @@ impl<'g, 'r> Builder<'g, 'r> {
             names: Names::default(),
             features: BTreeSet::new(),
             in_where: false,
+            in_projection: false,
             in_union: false,
             scopes: Vec::new(),
             frequencies: None,

@@ -3,7 +3,7 @@
 
 use crate::functions::call;
 use std::borrow::Cow;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// A string longer than any the graph holds.
 const LONG_STRING: &str = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
@@ -392,6 +392,39 @@ impl<'g> Builder<'g, '_> {
             self.reused_node(&anchor)
         };
         Some(PathPattern { name: None, start, hops: vec![(rel, far)] })
+    }
+
+    /// `shortestPath((a)-[:T*0..k]->(b))` between two bound nodes (perhaps
+    /// the same), every type or one or two, unbounded half the time. The
+    /// lower bound is 0 where answers are compared: from a node to itself
+    /// with 1, FalkorDB answers null, ArcadeDB a path of length 0 and Neo4j
+    /// an error.
+    pub(super) fn shortest_path(&mut self) -> Option<Expr> {
+        let nodes: Vec<Var> = self.scope.vars().iter().filter(|v| v.ty == Ty::Node && !v.nullable).cloned().collect();
+        if nodes.is_empty() {
+            return None;
+        }
+        let i = self.below(nodes.len());
+        // Mostly between two different variables; now and then a node to itself.
+        let j = if nodes.len() > 1 && self.coin(0.85) { (i + 1 + self.below(nodes.len() - 1)) % nodes.len() } else { i };
+        let (a, b) = (nodes[i].clone(), nodes[j].clone());
+        self.features.insert(Feature::ShortestPath);
+        let all: Vec<String> = self.schema().rel_types.iter().map(|t| t.name.clone()).collect();
+        let types = match self.below(3) {
+            0 => Vec::new(),
+            n => (0..n.min(all.len())).map(|_| all[self.below(all.len())].clone()).collect::<BTreeSet<_>>().into_iter().collect(),
+        };
+        let min = if self.deterministic() { 0 } else { self.pick(&[0, 1]) };
+        let max = if self.coin(0.5) { u32::MAX } else { self.rng_int(1, 4) as u32 };
+        let rel = RelPattern {
+            variable: None,
+            types,
+            direction: if self.coin(0.5) { Direction::Out } else { Direction::In },
+            length: Some((min, max)),
+            properties: Vec::new(),
+        };
+        let node = |v: Var| NodePattern { variable: Some(v.name), labels: Vec::new(), properties: Vec::new() };
+        Some(Expr::ShortestPath(Box::new(PathPattern { name: None, start: node(a), hops: vec![(rel, node(b))] })))
     }
 
     /// `{gid: ...}`-free literal of a type, from the graph's values where possible.
