@@ -59,6 +59,10 @@ pub struct Spelling {
     pub dynamic_properties: bool,
     /// `size([(a)-->() | 1])` as `COUNT { (a)-->() }`.
     pub count_subquery: bool,
+    /// A MATCH's WHERE conjunct on one node as `(n WHERE p)`.
+    pub node_where: bool,
+    /// A MATCH's WHERE conjunct on one relationship as `-[r WHERE p]->`.
+    pub rel_where: bool,
 }
 
 /// How ORDER BY directions are written.

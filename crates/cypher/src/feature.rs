@@ -127,6 +127,8 @@ features! {
     ExistsSubquery = "exists_subquery",
     PatternPredicate = "pattern_predicate",
     ShortestPath = "shortest_path",
+    NodeWhere = "node_where",
+    RelWhere = "rel_where",
     LabelPredicate = "label_predicate",
     Quantifier = "quantifier",
     Reduce = "reduce",

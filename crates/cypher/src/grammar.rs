@@ -355,7 +355,7 @@ pub const CONSTRUCTS: &[Construct] = &[
         "node WHERE inside the pattern",
         "<element pattern where clause>",
         PA,
-        M(NOT_YET),
+        F(P::NodeWhere),
         "MATCH (a:A WHERE a.k > 1) RETURN count(*)",
     ),
     c(
@@ -411,7 +411,7 @@ pub const CONSTRUCTS: &[Construct] = &[
         "relationship WHERE inside the pattern",
         "<element pattern where clause>",
         PA,
-        M(NOT_YET),
+        F(P::RelWhere),
         "MATCH (a)-[r:T WHERE r.k > 0]->(b) RETURN count(*)",
     ),
     c(

@@ -49,7 +49,7 @@ pub fn parse(text: &str) -> Result<Query, ParseError> {
     if q.mode.is_some() {
         return outside("EXPLAIN or PROFILE");
     }
-    Lower { text, subqueries }.query(&q.query)
+    Lower { text, subqueries, element_wheres: Default::default() }.query(&q.query)
 }
 
 /// The name of the placeholder procedure standing for subquery `i`.
@@ -145,6 +145,9 @@ struct Lower<'a> {
     text: &'a str,
     /// The subqueries `lift_subqueries` took out of the text.
     subqueries: Vec<Query>,
+    /// While a MATCH's patterns are lowered: the WHERE written inside their
+    /// elements, which join the clause's WHERE (the same rows).
+    element_wheres: std::cell::RefCell<Option<Vec<Expr>>>,
 }
 
 /// Names of the functions and aggregates the AST knows, as written in it;
@@ -194,11 +197,16 @@ impl Lower<'_> {
                 if m.mode.is_some() || !m.hints.is_empty() {
                     return outside("a MATCH mode or hint");
                 }
+                let outer = self.element_wheres.replace(Some(Vec::new()));
+                let patterns = self.pattern(&m.pattern);
+                let inside = self.element_wheres.replace(outer).unwrap_or_default();
+                let patterns = patterns?;
+                let predicate = m.where_clause.as_ref().map(|w| self.expr(w)).transpose()?;
                 Clause::Match {
                     optional: m.optional,
-                    patterns: self.pattern(&m.pattern)?,
+                    patterns,
                     guard: None,
-                    predicate: m.where_clause.as_ref().map(|w| self.expr(w)).transpose()?,
+                    predicate: Expr::and_all(inside.into_iter().chain(predicate)),
                 }
             }
             oc::ClauseKind::Unwind(u) => Clause::Unwind { list: self.expr(&u.expression)?, alias: name(&u.variable) },
@@ -477,10 +485,21 @@ impl Lower<'_> {
         Ok(PathPattern { name: None, start, hops })
     }
 
-    fn node(&self, n: &oc::NodePattern) -> Lowered<NodePattern> {
-        if n.where_clause.is_some() {
-            return outside("WHERE inside a node pattern");
+    /// An element's own WHERE: in a MATCH, a conjunct of the clause's WHERE.
+    fn element_where(&self, w: Option<&oc::Expr>) -> Lowered<()> {
+        let Some(w) = w else { return Ok(()) };
+        let e = self.expr(w)?;
+        match self.element_wheres.borrow_mut().as_mut() {
+            Some(found) => {
+                found.push(e);
+                Ok(())
+            }
+            None => outside("WHERE inside a pattern element outside MATCH"),
         }
+    }
+
+    fn node(&self, n: &oc::NodePattern) -> Lowered<NodePattern> {
+        self.element_where(n.where_clause.as_deref())?;
         Ok(NodePattern {
             variable: n.variable.as_ref().map(name),
             labels: n.labels.as_ref().map(|l| self.label_names(l)).transpose()?.unwrap_or_default(),
@@ -489,9 +508,10 @@ impl Lower<'_> {
     }
 
     fn relationship(&self, r: &oc::RelationshipPattern) -> Lowered<RelPattern> {
-        if r.where_clause.is_some() || r.graph_quantifier.is_some() {
-            return outside("WHERE or a quantifier inside a relationship pattern");
+        if r.graph_quantifier.is_some() {
+            return outside("a quantifier on a relationship pattern");
         }
+        self.element_where(r.where_clause.as_deref())?;
         let direction = match r.direction.kind {
             oc::RelationshipDirection::Right => Direction::Out,
             oc::RelationshipDirection::Left => Direction::In,
@@ -819,6 +839,44 @@ mod tests {
         assert_eq!(p.hops[0].0.length, Some((0, u32::MAX)));
         assert!(render(&q).contains("length(shortestPath((a)-[:T0|T1*0..]->(b)))"), "{}", render(&q));
         assert_eq!(parse(&render(&q)).expect("a value"), q);
+    }
+
+    #[test]
+    fn where_inside_pattern_elements_is_a_conjunct_of_the_match_where() {
+        // The elements with a WHERE last: the open-cypher crate takes any
+        // `(b)-->(c)` after a node's WHERE for a pattern expression.
+        let text = "MATCH (b)-[s:T1*1..2]->(c), (a:L0)-[r:T0]->(b) WHERE a.k0 > 1 AND r.k1 = 2 AND a.k0 < b.k0 \
+                    AND size(s) > 0 RETURN a";
+        let mut q = parse(text).expect("a value");
+        q.spelling.node_where = true;
+        q.spelling.rel_where = true;
+        let (spelled, used) = crate::render::render_spelled(&q);
+        assert!(
+            spelled.starts_with(
+                "MATCH (b)-[s:T1*1..2]->(c), (a:L0 WHERE (a.k0 > 1))-[r:T0 WHERE (r.k1 = 2)]->(b) \
+                 WHERE ((a.k0 < b.k0) AND (size(s) > 0))"
+            ),
+            "{spelled}"
+        );
+        assert!(used.contains(&crate::Feature::NodeWhere) && used.contains(&crate::Feature::RelWhere));
+        // The same patterns and the same conjuncts, in the same order.
+        let back = parse(&spelled).expect("a value");
+        let parts = |q: &Query| match &q.parts[0].clauses[0] {
+            Clause::Match { patterns, predicate: Some(p), .. } => {
+                let mut conjuncts = Vec::new();
+                let mut stack = vec![p.clone()];
+                while let Some(e) = stack.pop() {
+                    match e {
+                        Expr::Binary(BinOp::And, a, b) => stack.extend([*b, *a]),
+                        e => conjuncts.push(e),
+                    }
+                }
+                (patterns.clone(), conjuncts)
+            }
+            c => panic!("{c:?}"),
+        };
+        assert_eq!(parts(&back), parts(&q));
+        assert!(matches!(parse("CREATE (a WHERE a.k = 1)"), Err(ParseError::Outside(_) | ParseError::Syntax(_))));
     }
 
     #[test]

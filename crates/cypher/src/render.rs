@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use graphlancer_model::script::quote_string_with;
 use graphlancer_model::{Value, quote_identifier, render_literal};
@@ -45,11 +45,22 @@ struct W {
     out: String,
     sp: Spelling,
     used: BTreeSet<Feature>,
+    /// Conjuncts of a MATCH's WHERE written inside the pattern element that
+    /// declares their one variable, by that variable; taken when written.
+    inside: BTreeMap<String, Expr>,
 }
 
 impl W {
     fn new(out: String, sp: Spelling) -> Self {
-        Self { out, sp, used: BTreeSet::new() }
+        Self { out, sp, used: BTreeSet::new(), inside: BTreeMap::new() }
+    }
+
+    /// ` WHERE e` before the element's closing bracket, for its variable `v`.
+    fn element_where(&mut self, v: Option<&String>) {
+        if let Some(e) = v.and_then(|v| self.inside.remove(v)) {
+            self.push_str(" WHERE ");
+            expr(self, &e);
+        }
     }
 
     fn push_str(&mut self, s: &str) {
@@ -94,7 +105,11 @@ fn clause(out: &mut W, c: &Clause) {
     match c {
         Clause::Match { optional, patterns, guard, predicate } => {
             out.push_str(if *optional { "OPTIONAL MATCH " } else { "MATCH " });
+            let (inside, rest) = split_element_where(out, patterns, predicate.as_ref());
+            out.inside = inside;
             pattern_list(out, patterns);
+            out.inside.clear();
+            let predicate = &rest;
             match (guard, predicate) {
                 (Some(g), Some(p)) => {
                     out.push_str(" WHERE ");
@@ -262,6 +277,75 @@ fn projection(out: &mut W, keyword: &str, p: &Projection) {
     }
 }
 
+/// Which conjuncts of a MATCH's WHERE the spelling writes inside a pattern
+/// element, by variable, and what stays behind. A conjunct moves when it
+/// reads exactly one variable and nothing that binds or walks names of its
+/// own (patterns, comprehensions), and that variable is a node or a
+/// fixed-length relationship of the patterns without a property map (Neo4j
+/// 5 refuses both in one element): `(n WHERE p)` keeps the rows
+/// `(n) ... WHERE p` keeps, OPTIONAL MATCH included.
+fn split_element_where(
+    out: &mut W,
+    patterns: &[PathPattern],
+    predicate: Option<&Expr>,
+) -> (BTreeMap<String, Expr>, Option<Expr>) {
+    let (nodes, rels) = (out.sp.node_where, out.sp.rel_where);
+    let Some(predicate) = predicate.filter(|_| nodes || rels) else { return (BTreeMap::new(), predicate.cloned()) };
+    let mut declared: BTreeMap<&String, Feature> = BTreeMap::new();
+    for p in patterns {
+        for n in std::iter::once(&p.start).chain(p.hops.iter().map(|(_, n)| n)) {
+            if let Some(v) = n.variable.as_ref().filter(|_| nodes && n.properties.is_empty()) {
+                declared.entry(v).or_insert(Feature::NodeWhere);
+            }
+        }
+        for (r, _) in &p.hops {
+            if let Some(v) = r.variable.as_ref().filter(|_| rels && r.length.is_none() && r.properties.is_empty()) {
+                declared.entry(v).or_insert(Feature::RelWhere);
+            }
+        }
+    }
+    let mut conjuncts = Vec::new();
+    let mut stack = vec![predicate];
+    while let Some(e) = stack.pop() {
+        match e {
+            Expr::Binary(BinOp::And, a, b) => stack.extend([b.as_ref(), a.as_ref()]),
+            e => conjuncts.push(e),
+        }
+    }
+    let (mut inside, mut rest): (BTreeMap<String, Expr>, Vec<Expr>) = (BTreeMap::new(), Vec::new());
+    for c in conjuncts {
+        let mut names = BTreeSet::new();
+        let mut scoped = false;
+        c.walk(&mut |x| match x {
+            Expr::Variable(v) | Expr::HasLabels(v, _) | Expr::MapProjection(v, _) => {
+                names.insert(v.clone());
+            }
+            Expr::PatternPredicate(_)
+            | Expr::ExistsSubquery(..)
+            | Expr::PatternComprehension { .. }
+            | Expr::ShortestPath(_)
+            | Expr::ListComprehension { .. }
+            | Expr::Quantified { .. }
+            | Expr::Reduce { .. }
+            | Expr::Aggregate { .. } => scoped = true,
+            _ => {}
+        });
+        let one = if names.len() == 1 && !scoped { names.pop_first() } else { None };
+        match one.and_then(|v| declared.get(&v).map(|f| (v, *f))) {
+            Some((v, feature)) => {
+                out.used.insert(feature);
+                let joined = match inside.remove(&v) {
+                    Some(before) => Expr::binary(BinOp::And, before, c.clone()),
+                    None => c.clone(),
+                };
+                inside.insert(v, joined);
+            }
+            None => rest.push(c.clone()),
+        }
+    }
+    (inside, Expr::and_all(rest))
+}
+
 fn pattern_list(out: &mut W, patterns: &[PathPattern]) {
     for (i, p) in patterns.iter().enumerate() {
         if i > 0 {
@@ -299,6 +383,9 @@ fn node(out: &mut W, n: &NodePattern) {
             out.push(' ');
         }
         map(out, &n.properties);
+    }
+    if n.properties.is_empty() {
+        out.element_where(n.variable.as_ref());
     }
     out.push(')');
 }
@@ -342,6 +429,9 @@ fn rel(out: &mut W, r: &RelPattern) {
     if !r.properties.is_empty() {
         out.push(' ');
         map(out, &r.properties);
+    }
+    if r.properties.is_empty() && r.length.is_none() {
+        out.element_where(r.variable.as_ref());
     }
     out.push_str(if r.direction == Direction::Out || both { "]->" } else { "]-" });
 }

@@ -152,20 +152,27 @@ impl Ev<'_> {
     pub(crate) fn shortest_path(&self, p: &PathPattern, row: &Row) -> Result<V, Failure> {
         let [(rp, end)] = p.hops.as_slice() else { return Err(Failure::unsupported("shortestPath() of several hops")) };
         let node = |np: &NodePattern| -> Result<V, Failure> {
-            let v = np.variable.as_deref().ok_or_else(|| Failure::unsupported("shortestPath() from an unbound node"))?;
+            let v =
+                np.variable.as_deref().ok_or_else(|| Failure::unsupported("shortestPath() from an unbound node"))?;
             row.get(v).cloned().ok_or_else(|| Failure::semantic(format!("variable {v} not defined")))
         };
         let (from, to) = match (node(&p.start)?, node(end)?) {
             (V::Node(a), V::Node(b)) => (a, b),
             (V::Null, _) | (_, V::Null) => return Ok(V::Null),
-            (a, b) => return Err(Failure::runtime(format!("shortestPath() between a {} and a {}", a.kind(), b.kind()))),
+            (a, b) => {
+                return Err(Failure::runtime(format!("shortestPath() between a {} and a {}", a.kind(), b.kind())));
+            }
         };
         let (min, max) = rp.length.unwrap_or((1, 1));
         if min > 1 {
             return Err(Failure::unsupported("shortestPath() with a lower bound above 1"));
         }
         if from == to {
-            return if min == 0 { Ok(V::Path(vec![from], Vec::new())) } else { Err(Failure::unsupported("shortestPath() from a node to itself")) };
+            return if min == 0 {
+                Ok(V::Path(vec![from], Vec::new()))
+            } else {
+                Err(Failure::unsupported("shortestPath() from a node to itself"))
+            };
         }
         // Breadth first: the first time `to` is reached is by fewest hops.
         let mut came_from: std::collections::BTreeMap<usize, (usize, usize)> = std::collections::BTreeMap::new();

@@ -553,6 +553,8 @@ impl<'g, 'r> Builder<'g, 'r> {
             unary_plus: pick(self, Feature::UnaryPlus),
             dynamic_properties: pick(self, Feature::DynamicProperty),
             count_subquery: pick(self, Feature::CountSubquery),
+            node_where: pick(self, Feature::NodeWhere),
+            rel_where: pick(self, Feature::RelWhere),
         }
     }
 

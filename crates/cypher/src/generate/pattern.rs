@@ -406,13 +406,18 @@ impl<'g> Builder<'g, '_> {
         }
         let i = self.below(nodes.len());
         // Mostly between two different variables; now and then a node to itself.
-        let j = if nodes.len() > 1 && self.coin(0.85) { (i + 1 + self.below(nodes.len() - 1)) % nodes.len() } else { i };
+        let j =
+            if nodes.len() > 1 && self.coin(0.85) { (i + 1 + self.below(nodes.len() - 1)) % nodes.len() } else { i };
         let (a, b) = (nodes[i].clone(), nodes[j].clone());
         self.features.insert(Feature::ShortestPath);
         let all: Vec<String> = self.schema().rel_types.iter().map(|t| t.name.clone()).collect();
         let types = match self.below(3) {
             0 => Vec::new(),
-            n => (0..n.min(all.len())).map(|_| all[self.below(all.len())].clone()).collect::<BTreeSet<_>>().into_iter().collect(),
+            n => (0..n.min(all.len()))
+                .map(|_| all[self.below(all.len())].clone())
+                .collect::<BTreeSet<_>>()
+                .into_iter()
+                .collect(),
         };
         let min = if self.deterministic() { 0 } else { self.pick(&[0, 1]) };
         let max = if self.coin(0.5) { u32::MAX } else { self.rng_int(1, 4) as u32 };
