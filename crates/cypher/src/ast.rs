@@ -429,6 +429,10 @@ pub enum Expr {
         distinct: bool,
         /// The argument; None for `count(*)`.
         arg: Option<Box<Expr>>,
+        /// The second argument of percentileCont and percentileDisc: the
+        /// percentile, a number from 0 to 1.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        percentile: Option<f64>,
     },
     /// `CASE [subject] WHEN .. THEN .. ELSE .. END`.
     Case {
@@ -511,6 +515,11 @@ impl Expr {
         Expr::Literal(v)
     }
 
+    /// `name([DISTINCT] arg)`, an aggregate of one argument.
+    pub fn aggregate(name: &str, distinct: bool, arg: Expr) -> Expr {
+        Expr::Aggregate { name: name.into(), distinct, arg: Some(Box::new(arg)), percentile: None }
+    }
+
     /// A variable reference.
     pub fn var(name: &str) -> Expr {
         Expr::Variable(name.to_owned())
@@ -540,7 +549,7 @@ impl Expr {
 
     /// `count(*)`.
     pub fn count_star() -> Expr {
-        Expr::Aggregate { name: "count".into(), distinct: false, arg: None }
+        Expr::Aggregate { name: "count".into(), distinct: false, arg: None, percentile: None }
     }
 
     /// Whether the expression contains an aggregate outside nested scopes.

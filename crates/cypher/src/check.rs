@@ -385,11 +385,15 @@ fn infer(e: &Expr, schema: &Schema, env: &Env) -> Result<Option<Ty>, String> {
             Some(Ty::Bool)
         }
         Expr::Function(name, args) => function(name, args, schema, env)?,
-        Expr::Aggregate { name, arg, .. } => {
+        Expr::Aggregate { name, arg, percentile, .. } => {
             let t = match arg {
                 Some(a) => infer_in(a, env)?,
                 None => None,
             };
+            let percentiles = matches!(name.as_str(), "percentileDisc" | "percentileCont");
+            if percentiles != percentile.is_some() || percentile.is_some_and(|p| !(0.0..=1.0).contains(&p)) {
+                return Err(format!("{name} with the percentile {percentile:?}"));
+            }
             match name.as_str() {
                 "count" => Some(Ty::Int),
                 "sum" | "avg" if !numeric(&t) => return Err(format!("{name} of {t:?}")),
@@ -399,6 +403,9 @@ fn infer(e: &Expr, schema: &Schema, env: &Env) -> Result<Option<Ty>, String> {
                 "collect" => t.map(Ty::list),
                 "stDev" | "stDevP" if !numeric(&t) => return Err(format!("{name} of {t:?}")),
                 "stDev" | "stDevP" => Some(Ty::Float),
+                "percentileDisc" | "percentileCont" if !numeric(&t) => return Err(format!("{name} of {t:?}")),
+                "percentileDisc" => t,
+                "percentileCont" => Some(Ty::Float),
                 other => return Err(format!("unknown aggregate {other}")),
             }
         }

@@ -141,6 +141,8 @@ features! {
     Max = "max",
     Collect = "collect",
     StDev = "stdev",
+    Percentile = "percentile",
+    PercentileDistinct = "percentile_distinct",
     AggregateDistinct = "aggregate_distinct",
     // Functions.
     FnToUpper = "fn_toUpper",

@@ -662,7 +662,7 @@ pub const CONSTRUCTS: &[Construct] = &[
         "percentileCont / percentileDisc",
         "manual: aggregating",
         FN,
-        M(NOT_YET),
+        F(P::Percentile),
         "UNWIND [1, 2] AS x RETURN percentileDisc(x, 0.5), percentileCont(x, 0.5)",
     ),
     c("keys", "manual: list", FN, F(P::FnKeys), "MATCH (a:A) RETURN keys(a)"),

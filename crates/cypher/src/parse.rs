@@ -679,15 +679,23 @@ impl Lower<'_> {
         let fname = canonical_function(&written);
         let distinct = matches!(f.quantifier.as_ref().map(|q| &q.kind), Some(oc::SetQuantifier::Distinct));
         if AGGREGATES.contains(&fname.as_str()) {
-            let arg = match f.arguments.as_slice() {
-                [a] if matches!(a.kind, oc::ExprKind::Wildcard) => None,
-                [a] => Some(self.boxed(a)?),
+            let percentiles = fname.starts_with("percentile");
+            let (arg, percentile) = match f.arguments.as_slice() {
+                [a] if matches!(a.kind, oc::ExprKind::Wildcard) => (None, None),
+                [a] if !percentiles => (Some(self.boxed(a)?), None),
+                // The AST holds a percentile that is a number written out.
+                [a, p] if percentiles => match self.expr(p)? {
+                    Expr::Literal(Value::Float(p)) => (Some(self.boxed(a)?), Some(p)),
+                    #[allow(clippy::cast_precision_loss)]
+                    Expr::Literal(Value::Int(p)) => (Some(self.boxed(a)?), Some(p as f64)),
+                    _ => return outside(format!("{fname} with a percentile that is not a number")),
+                },
                 _ => return outside(format!("{fname} with {} arguments", f.arguments.len())),
             };
             if arg.is_none() && (fname != "count" || distinct) {
                 return Err(ParseError::Syntax(format!("{fname}(*)")));
             }
-            return Ok(Expr::Aggregate { name: fname, distinct, arg });
+            return Ok(Expr::Aggregate { name: fname, distinct, arg, percentile });
         }
         if distinct {
             return Err(ParseError::Syntax(format!("DISTINCT in {fname}(), which is not an aggregate")));

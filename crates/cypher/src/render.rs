@@ -539,7 +539,7 @@ fn expr(out: &mut W, e: &Expr) {
             }
             out.push(')');
         }
-        Expr::Aggregate { name, distinct, arg } => {
+        Expr::Aggregate { name, distinct, arg, percentile } => {
             out.push_str(name);
             out.push('(');
             match arg {
@@ -550,6 +550,11 @@ fn expr(out: &mut W, e: &Expr) {
                     }
                     expr(out, a);
                 }
+            }
+            // Always as a float: LadybugDB refuses an integer percentile.
+            if let Some(p) = percentile {
+                out.push_str(", ");
+                expr(out, &Expr::Literal(Value::Float(*p)));
             }
             out.push(')');
         }

@@ -268,11 +268,7 @@ impl Prober<'_, '_> {
                     .iter()
                     .zip(types.iter().chain(std::iter::repeat(&None)))
                     .filter(|((e, _), t)| matches!(e, Expr::Variable(_)) && matches!(t, Some(Ty::Node | Ty::Rel)))
-                    .map(|((e, _), _)| Expr::Aggregate {
-                        name: "count".into(),
-                        distinct: true,
-                        arg: Some(Box::new(e.clone())),
-                    })
+                    .map(|((e, _), _)| Expr::aggregate("count", true, e.clone()))
                     .collect()
             }
             _ => Vec::new(),
@@ -340,8 +336,7 @@ impl Prober<'_, '_> {
             length: None,
             properties: Vec::new(),
         };
-        let counted =
-            |name: &str| Expr::Aggregate { name: "count".into(), distinct: true, arg: Some(Box::new(Expr::var(name))) };
+        let counted = |name: &str| Expr::aggregate("count", true, Expr::var(name));
         let patterns = [
             (PathPattern { name: None, start: node(Some("gl_x")), hops: Vec::new() }, "gl_x"),
             (PathPattern { name: None, start: node(None), hops: vec![(rel, node(None))] }, "gl_y"),

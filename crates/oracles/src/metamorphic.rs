@@ -537,10 +537,7 @@ impl Draw<'_, '_, '_, '_> {
                     guard: None,
                     predicate: Some(is),
                 },
-                Clause::Return(Projection::of(vec![(
-                    Expr::Aggregate { name: "count".into(), distinct: false, arg: Some(Box::new(Expr::var("y"))) },
-                    "c".into(),
-                )])),
+                Clause::Return(Projection::of(vec![(Expr::aggregate("count", false, Expr::var("y")), "c".into())])),
             ];
             Self::after(
                 prefix,
@@ -598,14 +595,7 @@ impl Draw<'_, '_, '_, '_> {
                         pattern,
                         std::slice::from_ref(&v),
                         None,
-                        vec![(
-                            Expr::Aggregate {
-                                name: "count".into(),
-                                distinct: false,
-                                arg: Some(Box::new(Expr::var(&v))),
-                            },
-                            "c".into(),
-                        )],
+                        vec![(Expr::aggregate("count", false, Expr::var(&v)), "c".into())],
                     );
                     Self::after(prefix, q)
                 };
@@ -777,14 +767,11 @@ impl Draw<'_, '_, '_, '_> {
         let items = || {
             vec![
                 (
-                    Expr::Aggregate {
-                        name: "min".into(),
-                        distinct: false,
-                        arg: Some(Box::new(graphlancer_cypher::functions::call(
-                            Feature::FnLength,
-                            vec![Expr::var(&p)],
-                        ))),
-                    },
+                    Expr::aggregate(
+                        "min",
+                        false,
+                        graphlancer_cypher::functions::call(Feature::FnLength, vec![Expr::var(&p)]),
+                    ),
                     "s".to_owned(),
                 ),
                 (Expr::count_star(), "c".to_owned()),

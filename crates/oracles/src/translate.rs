@@ -437,11 +437,7 @@ impl Tr {
                 let Holds::Value(v) = self.holds.clone() else { return Err("an aggregate of elements") };
                 self.reshape();
                 self.names.clear();
-                let of = |name: &str| Expr::Aggregate {
-                    name: name.into(),
-                    distinct: false,
-                    arg: Some(Box::new(Expr::var(&v))),
-                };
+                let of = |name: &str| Expr::aggregate(name, false, Expr::var(&v));
                 let agg = match s {
                     Step::Sum => of("sum"),
                     Step::Min => of("min"),

@@ -561,7 +561,7 @@ impl<'s> Ev<'s> {
     fn aggregated(&self, e: &Expr, rows: &[Row]) -> Result<V, Failure> {
         let first = rows.first().cloned().unwrap_or_default();
         match e {
-            Expr::Aggregate { name, distinct: dist, arg } => {
+            Expr::Aggregate { name, distinct: dist, arg, percentile } => {
                 let mut values = Vec::new();
                 for r in rows {
                     match arg {
@@ -577,7 +577,7 @@ impl<'s> Ev<'s> {
                 if *dist {
                     values = distinct(values, |v: &V| vec![v.clone()])?;
                 }
-                crate::functions::aggregate(name, values)
+                crate::functions::aggregate(name, values, *percentile)
             }
             e if !e.has_aggregate() => self.expr(e, &first),
             Expr::Binary(op, a, b) => {

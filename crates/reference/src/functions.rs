@@ -279,8 +279,9 @@ fn props<'a>(props: impl Iterator<Item = (&'a String, &'a V)>) -> V {
     V::Map(props.filter(|(_, v)| !v.is_null()).map(|(k, v)| (k.clone(), v.clone())).collect())
 }
 
-/// An aggregate over a group's non-null values (`count(*)` gets one per row).
-pub(crate) fn aggregate(name: &str, values: Vec<V>) -> Result<V, Failure> {
+/// An aggregate over a group's non-null values (`count(*)` gets one per row);
+/// `percentile` is percentileDisc's and percentileCont's second argument.
+pub(crate) fn aggregate(name: &str, values: Vec<V>, percentile: Option<f64>) -> Result<V, Failure> {
     Ok(match name {
         "count" => V::Int(values.len() as i64),
         "collect" => V::List(values),
@@ -325,6 +326,35 @@ pub(crate) fn aggregate(name: &str, values: Vec<V>) -> Result<V, Failure> {
             let squares = xs.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>();
             let divisor = if name == "stDev" { n - 1.0 } else { n };
             V::Float(if divisor <= 0.0 { 0.0 } else { (squares / divisor).sqrt() })
+        }
+        "percentileDisc" | "percentileCont" => {
+            let p = percentile.ok_or_else(|| Failure::semantic(format!("{name}() without a percentile")))?;
+            if !(0.0..=1.0).contains(&p) {
+                return Err(Failure::runtime(format!("{name}() of the percentile {p}, outside 0 to 1")));
+            }
+            if values.is_empty() {
+                return Ok(V::Null);
+            }
+            let mut sorted = values;
+            for v in &sorted {
+                number(v, name)?;
+            }
+            sorted.sort_by(order);
+            #[allow(clippy::cast_precision_loss)]
+            let n = sorted.len() as f64;
+            if name == "percentileDisc" {
+                // Neo4j's nearest rank: the first value whose rank reaches p·n.
+                #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+                let i = ((p * n).ceil() as usize).saturating_sub(1).min(sorted.len() - 1);
+                sorted.swap_remove(i)
+            } else {
+                // Linear interpolation between the two closest ranks of p·(n-1).
+                let at = p * (n - 1.0);
+                #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+                let (lo, hi) = (at.floor() as usize, at.ceil() as usize);
+                let (a, b) = (number(&sorted[lo], name)?, number(&sorted[hi], name)?);
+                V::Float(a + (b - a) * (at - at.floor()))
+            }
         }
         other => return Err(Failure::unsupported(format!("the aggregate {other}()"))),
     })

@@ -62,7 +62,7 @@ fn query(clauses: Vec<Clause>) -> Query {
 }
 
 fn agg(name: &str, arg: Option<Expr>) -> Expr {
-    Expr::Aggregate { name: name.into(), distinct: false, arg: arg.map(Box::new) }
+    Expr::Aggregate { name: name.into(), distinct: false, arg: arg.map(Box::new), percentile: None }
 }
 
 fn int(i: i64) -> Expr {
@@ -292,4 +292,39 @@ fn ids_are_answered_only_when_compared_with_each_other() {
     assert_eq!(answer(pairs), Ok(vec![vec![Value::Int(6)]]));
     assert_eq!(answer("MATCH (a:A), (b:A) WHERE id(a) = id(b) RETURN count(*) AS c"), Ok(vec![vec![Value::Int(2)]]));
     assert_eq!(answer("MATCH (a:A) RETURN id(a) AS i"), Err(FailureKind::Unsupported));
+}
+
+/// percentileDisc is Neo4j's nearest rank (the first value whose rank
+/// reaches p·n) in the input's type; percentileCont interpolates linearly at
+/// p·(n-1). DISTINCT counts each value once (ArcadeDB and Grafeo ignore it).
+#[test]
+fn percentiles_rank_as_neo4j_does_and_distinct_counts_each_value_once() {
+    let list = "UNWIND [4, 2, 3, 1] AS x RETURN percentileDisc(x, 0.5) AS a, percentileCont(x, 0.5) AS b, \
+                percentileDisc(x, 0.6) AS c, percentileDisc(x, 0.0) AS d, percentileCont(x, 1.0) AS e";
+    let row = vec![Value::Int(2), Value::Float(2.5), Value::Int(3), Value::Int(1), Value::Float(4.0)];
+    assert_eq!(answer(list), Ok(vec![row]));
+    let distinct = "UNWIND [3, null, 1, 1, 10] AS x RETURN percentileDisc(DISTINCT x, 0.5) AS a, \
+                    percentileCont(DISTINCT x, 0.9) AS b";
+    let Ok(rows) = answer(distinct) else { panic!("answered") };
+    assert_eq!(rows[0][0], Value::Int(3));
+    assert!(matches!(rows[0][1], Value::Float(f) if (f - 8.6).abs() < 1e-9), "{rows:?}");
+    assert_eq!(answer("UNWIND [] AS x RETURN percentileCont(x, 0.5) AS a"), Ok(vec![vec![Value::Null]]));
+}
+
+/// shortestPath() is the fewest relationships within the hop's bounds, or
+/// null; from a node to itself it is the empty path with a lower bound of 0
+/// and left open with 1 (engines part ways there).
+#[test]
+fn a_shortest_path_is_found_breadth_first_within_its_bounds() {
+    let length = |hop: &str| answer(&format!("MATCH (a {{k: 1}}), (b:B) RETURN length(shortestPath({hop})) AS l"));
+    let int = |i: i64| Ok(vec![vec![Value::Int(i)]]);
+    assert_eq!(length("(a)-[*0..]->(b)"), int(2));
+    assert_eq!(length("(a)-[:T*1..2]->(b)"), int(2));
+    assert_eq!(length("(a)-[*1..1]->(b)"), Ok(vec![vec![Value::Null]]));
+    assert_eq!(length("(b)-[*0..]->(a)"), Ok(vec![vec![Value::Null]]));
+    assert_eq!(length("(b)<-[*0..]-(a)"), int(2));
+    assert_eq!(length("(a)<-[*0..]-(b)"), Ok(vec![vec![Value::Null]]));
+    assert_eq!(length("(a)-[:U*0..]->(b)"), Ok(vec![vec![Value::Null]]));
+    assert_eq!(answer("MATCH (b:B) RETURN length(shortestPath((b)-[*0..]->(b))) AS l"), int(0));
+    assert_eq!(answer("MATCH (b:B) RETURN length(shortestPath((b)-[*]->(b))) AS l"), Err(FailureKind::Unsupported));
 }

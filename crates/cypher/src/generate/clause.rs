@@ -15,7 +15,7 @@ use crate::types::{BIG, Ty, Var};
 pub(super) type Columns = Vec<(String, Ty)>;
 
 /// Aggregates and the feature of each.
-const AGGREGATES: [(&str, Feature); 8] = [
+const AGGREGATES: [(&str, Feature); 10] = [
     ("count", Feature::Count),
     ("sum", Feature::Sum),
     ("avg", Feature::Avg),
@@ -24,6 +24,8 @@ const AGGREGATES: [(&str, Feature); 8] = [
     ("collect", Feature::Collect),
     ("stDev", Feature::StDev),
     ("stDevP", Feature::StDev),
+    ("percentileDisc", Feature::Percentile),
+    ("percentileCont", Feature::Percentile),
 ];
 
 /// Whether two SET items write the same property.
@@ -357,10 +359,18 @@ impl Builder<'_, '_> {
             (Feature::Max, 2),
             (Feature::Collect, 1),
             (Feature::StDev, 1),
+            (Feature::Percentile, 1),
         ];
         let alias = self.names.fresh("a");
         let choice = self.choose(&options).unwrap_or(Feature::CountStar);
-        let distinct = choice != Feature::CountStar && self.chance(Feature::AggregateDistinct, 0.15);
+        let distinct = choice != Feature::CountStar
+            && (choice != Feature::Percentile || self.on(Feature::PercentileDistinct))
+            && self.chance(Feature::AggregateDistinct, 0.15);
+        if distinct && choice == Feature::Percentile {
+            self.features.insert(Feature::PercentileDistinct);
+        }
+        // A percentile's number, and the type of its argument.
+        let mut percentile = None;
         let (name, arg, ty, bound) = match choice {
             Feature::CountStar => ("count", None, Ty::Int, 1 << 40),
             Feature::Count => {
@@ -383,6 +393,23 @@ impl Builder<'_, '_> {
                 let e = if b > 1 << 40 { Expr::Literal(Value::Int(1)) } else { e };
                 (["stDev", "stDevP"][self.below(2)], Some(e), Ty::Float, BIG)
             }
+            // Of floats where answers are compared: FalkorDB answers
+            // percentileDisc of integers as a float.
+            Feature::Percentile => {
+                let (e, ty) =
+                    if det || self.coin(0.5) { (self.float(1).0, Ty::Float) } else { (self.int(1).0, Ty::Int) };
+                let p = if self.boundary(Feature::BoundaryValues) {
+                    self.pick(&[0.0, 1.0])
+                } else {
+                    self.pick(&[0.1, 0.25, 0.5, 0.6, 0.75, 0.9])
+                };
+                percentile = Some((p, ty.clone()));
+                if self.coin(0.5) {
+                    ("percentileDisc", Some(e), ty, BIG)
+                } else {
+                    ("percentileCont", Some(e), Ty::Float, BIG)
+                }
+            }
             Feature::Min | Feature::Max => {
                 let ty = self.scalar_type();
                 let e = self.expr(&ty, 1);
@@ -392,7 +419,7 @@ impl Builder<'_, '_> {
                 let ty = if self.coin(0.5) { Ty::Int } else { Ty::String };
                 let e = self.expr(&ty, 1);
                 let e = self.without_aggregates(e, &ty);
-                let collected = Expr::Aggregate { name: "collect".into(), distinct, arg: Some(Box::new(e)) };
+                let collected = Expr::aggregate("collect", distinct, e);
                 if det {
                     // The order of collect() is the engine's: only its size is compared.
                     self.features.insert(Feature::FnSize);
@@ -404,12 +431,25 @@ impl Builder<'_, '_> {
             }
             other => unreachable!("{other:?} is not an aggregate"),
         };
-        let arg_ty = if matches!(name, "min" | "max") { ty.clone() } else { Ty::Int };
+        let arg_ty = match &percentile {
+            Some((_, t)) => t.clone(),
+            None if matches!(name, "min" | "max") => ty.clone(),
+            None => Ty::Int,
+        };
+        let percentile = percentile.map(|(p, _)| p);
         let arg = arg.map(|e| self.without_aggregates(e, &arg_ty));
         let (name, f) = AGGREGATES.iter().find(|(n, _)| *n == name).copied().unwrap_or(("count", Feature::Count));
         self.features.insert(f);
         let v = Var { bound, nullable: name != "count", aggregate: true, ..Var::new(alias, ty) };
-        (Expr::Aggregate { name: name.into(), distinct: distinct && arg.is_some(), arg: arg.map(Box::new) }, v)
+        (
+            Expr::Aggregate {
+                name: name.into(),
+                distinct: distinct && arg.is_some(),
+                arg: arg.map(Box::new),
+                percentile,
+            },
+            v,
+        )
     }
 
     /// The RETURN of a later UNION part: the first part's columns and types.
