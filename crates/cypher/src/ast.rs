@@ -497,6 +497,16 @@ pub enum Expr {
     Map(Vec<(String, Expr)>),
     /// `v{.k1, .k2}`.
     MapProjection(String, Vec<String>),
+    /// `v{.k1, k2: e, x}`: property selectors, then entries of their own; an
+    /// entry `x: x` is written as the variable selector `x`.
+    MapProjectionWith {
+        /// The projected variable.
+        base: String,
+        /// Property selectors `.k`.
+        keys: Vec<String>,
+        /// Entries `k: e`.
+        entries: Vec<(String, Expr)>,
+    },
     /// `EXISTS { MATCH pattern [WHERE p] }`.
     ExistsSubquery(Box<PathPattern>, Option<Box<Expr>>),
     /// A pattern used as a predicate: `exists((a)-->())`.
@@ -600,7 +610,9 @@ impl Expr {
             }
             Expr::Quantified { list, predicate, .. } => vec![list, predicate],
             Expr::Reduce { init, list, step, .. } => vec![init, list, step],
-            Expr::Map(entries) => entries.iter_mut().map(|(_, e)| e).collect(),
+            Expr::Map(entries) | Expr::MapProjectionWith { entries, .. } => {
+                entries.iter_mut().map(|(_, e)| e).collect()
+            }
             Expr::ExistsSubquery(_, p) => p.iter_mut().map(|e| e.as_mut()).collect(),
         }
     }
@@ -683,7 +695,7 @@ impl Expr {
                 list.walk(f);
                 step.walk(f);
             }
-            Expr::Map(entries) => entries.iter().for_each(|(_, e)| e.walk(f)),
+            Expr::Map(entries) | Expr::MapProjectionWith { entries, .. } => entries.iter().for_each(|(_, e)| e.walk(f)),
             Expr::ExistsSubquery(_, p) => {
                 if let Some(p) = p {
                     p.walk(f);

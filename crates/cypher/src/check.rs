@@ -515,6 +515,18 @@ fn infer(e: &Expr, schema: &Schema, env: &Env) -> Result<Option<Ty>, String> {
             }
             Some(Ty::Map)
         }
+        Expr::MapProjectionWith { base, keys, entries } => {
+            if !matches!(env.get(base).map(|b| &b.ty), Some(Some(Ty::Node | Ty::Rel | Ty::Map))) {
+                return Err(format!("a map projection of '{base}', not a node, relationship or map in scope"));
+            }
+            for k in keys {
+                infer_in(&Expr::Property(Box::new(Expr::Variable(base.clone())), k.clone()), env)?;
+            }
+            for (_, e) in entries {
+                infer_in(e, env)?;
+            }
+            Some(Ty::Map)
+        }
         Expr::ExistsSubquery(p, filter) => {
             let mut inner = env.clone();
             bind_pattern(p, schema, &mut inner, false)?;

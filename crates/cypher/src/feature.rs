@@ -124,6 +124,7 @@ features! {
     PatternComprehension = "pattern_comprehension",
     MapLiteral = "map_literal",
     MapProjection = "map_projection",
+    MapProjectionEntries = "map_projection_entries",
     ExistsSubquery = "exists_subquery",
     PatternPredicate = "pattern_predicate",
     ShortestPath = "shortest_path",

@@ -554,7 +554,7 @@ pub const CONSTRUCTS: &[Construct] = &[
         "map projection n{k: e}, n{x}",
         "<literal map field> <variable selector>",
         EX,
-        M(NOT_YET),
+        F(P::MapProjectionEntries),
         "MATCH (a:A) WITH a, 1 AS x RETURN a{.k, y: 2, x}",
     ),
     c(

@@ -560,15 +560,20 @@ impl Lower<'_> {
                 let oc::ExprKind::Variable(v) = &m.base.kind else {
                     return outside("a map projection of an expression");
                 };
-                let keys = m
-                    .items
-                    .iter()
-                    .map(|i| match &i.kind {
-                        oc::MapProjectionItemKind::Property(k) => Ok(name(k)),
-                        _ => outside("a map projection item other than `.key`"),
-                    })
-                    .collect::<Lowered<_>>()?;
-                Expr::MapProjection(name(v), keys)
+                let (mut keys, mut entries) = (Vec::new(), Vec::new());
+                for i in &m.items {
+                    match &i.kind {
+                        oc::MapProjectionItemKind::Property(k) if entries.is_empty() => keys.push(name(k)),
+                        oc::MapProjectionItemKind::Variable(x) => entries.push((name(x), Expr::Variable(name(x)))),
+                        oc::MapProjectionItemKind::Entry(e) => entries.push((name(&e.key), self.expr(&e.value)?)),
+                        _ => return outside("a map projection with `.*`, or `.key` after an entry"),
+                    }
+                }
+                if entries.is_empty() {
+                    Expr::MapProjection(name(v), keys)
+                } else {
+                    Expr::MapProjectionWith { base: name(v), keys, entries }
+                }
             }
             oc::ExprKind::Unary { operator, operand } => match operator.kind {
                 oc::UnaryOperator::Minus => match &operand.kind {
@@ -847,6 +852,16 @@ mod tests {
         assert_eq!(p.hops[0].0.length, Some((0, u32::MAX)));
         assert!(render(&q).contains("length(shortestPath((a)-[:T0|T1*0..]->(b)))"), "{}", render(&q));
         assert_eq!(parse(&render(&q)).expect("a value"), q);
+    }
+
+    #[test]
+    fn map_projections_with_entries_parse_back_to_themselves() {
+        let text = "MATCH (n) WITH n AS n, 1 AS x RETURN n{.k0, m0: (x + 1), x} AS m";
+        let q = parse(text).expect("a value");
+        let Clause::Return(r) = &q.parts[0].clauses[2] else { panic!("{q:?}") };
+        let Expr::MapProjectionWith { keys, entries, .. } = &r.items[0].0 else { panic!("{r:?}") };
+        assert_eq!((keys.len(), entries.len()), (1, 2));
+        assert_eq!(render(&q), text);
     }
 
     #[test]

@@ -317,7 +317,10 @@ fn split_element_where(
         let mut names = BTreeSet::new();
         let mut scoped = false;
         c.walk(&mut |x| match x {
-            Expr::Variable(v) | Expr::HasLabels(v, _) | Expr::MapProjection(v, _) => {
+            Expr::Variable(v)
+            | Expr::HasLabels(v, _)
+            | Expr::MapProjection(v, _)
+            | Expr::MapProjectionWith { base: v, .. } => {
                 names.insert(v.clone());
             }
             Expr::PatternPredicate(_)
@@ -654,6 +657,29 @@ fn expr(out: &mut W, e: &Expr) {
         Expr::MapProjection(v, keys) => {
             let _ = write!(out, "{}{{", id(v));
             out.push_str(&keys.iter().map(|k| format!(".{}", id(k))).collect::<Vec<_>>().join(", "));
+            out.push('}');
+        }
+        Expr::MapProjectionWith { base, keys, entries } => {
+            let _ = write!(out, "{}{{", id(base));
+            let mut first = true;
+            for k in keys {
+                out.push_str(if first { "." } else { ", ." });
+                out.push_str(&id(k));
+                first = false;
+            }
+            for (k, e) in entries {
+                if !first {
+                    out.push_str(", ");
+                }
+                first = false;
+                match e {
+                    Expr::Variable(v) if v == k => out.push_str(&id(v)),
+                    e => {
+                        let _ = write!(out, "{}: ", id(k));
+                        expr(out, e);
+                    }
+                }
+            }
             out.push('}');
         }
         Expr::ExistsSubquery(p, None) if out.spell(|s| s.exists_pattern, Feature::ExistsPattern) => {

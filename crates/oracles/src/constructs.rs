@@ -192,6 +192,7 @@ fn expr_constructs(e: &Expr, out: &mut BTreeSet<String>) {
             Expr::Reduce { .. } => "reduce".into(),
             Expr::Map(_) => "map".into(),
             Expr::MapProjection(..) => "map projection".into(),
+            Expr::MapProjectionWith { .. } => "map projection with entries".into(),
             Expr::ExistsSubquery(p, _) => {
                 nested.push(p.as_ref().clone());
                 "EXISTS".into()

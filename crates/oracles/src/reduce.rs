@@ -1290,6 +1290,7 @@ pub fn expr_kind(e: &Expr, ty: Option<&graphlancer_cypher::types::Ty>) -> String
         Expr::Reduce { .. } => "reduce".into(),
         Expr::Map(_) => "map".into(),
         Expr::MapProjection(..) => "mapprojection".into(),
+        Expr::MapProjectionWith { .. } => "mapprojectionwith".into(),
     }
 }
 

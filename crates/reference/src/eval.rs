@@ -597,6 +597,23 @@ impl<'s> Ev<'s> {
         }
     }
 
+    /// `v{.k, e: x}`: null for a null `v`, else the selected properties and
+    /// then the entries.
+    fn projected(&self, v: &str, keys: &[String], entries: &[(String, Expr)], row: &Row) -> Result<V, Failure> {
+        let base = self.lookup(v, row)?;
+        if base.is_null() {
+            return Ok(V::Null);
+        }
+        let mut m = BTreeMap::new();
+        for k in keys {
+            m.insert(k.clone(), self.property(base.clone(), k)?);
+        }
+        for (k, e) in entries {
+            m.insert(k.clone(), self.expr(e, row)?);
+        }
+        Ok(V::Map(m))
+    }
+
     /// Whether `cond` is true (null and false both drop the row).
     pub(crate) fn holds(&self, cond: Option<&Expr>, row: &Row) -> Result<bool, Failure> {
         match cond {
@@ -743,17 +760,8 @@ impl<'s> Ev<'s> {
             Expr::Map(entries) => {
                 Ok(V::Map(entries.iter().map(|(k, e)| Ok((k.clone(), self.expr(e, row)?))).collect::<Result<_, _>>()?))
             }
-            Expr::MapProjection(v, keys) => {
-                let base = self.lookup(v, row)?;
-                if base.is_null() {
-                    return Ok(V::Null);
-                }
-                let mut m = BTreeMap::new();
-                for k in keys {
-                    m.insert(k.clone(), self.property(base.clone(), k)?);
-                }
-                Ok(V::Map(m))
-            }
+            Expr::MapProjection(v, keys) => self.projected(v, keys, &[], row),
+            Expr::MapProjectionWith { base, keys, entries } => self.projected(base, keys, entries, row),
             Expr::ExistsSubquery(p, filter) => {
                 for m in self.match_patterns(std::slice::from_ref(p), row)? {
                     if self.holds(filter.as_deref(), &m)? {

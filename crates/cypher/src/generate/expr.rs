@@ -862,6 +862,38 @@ impl<'g> Builder<'g, '_> {
         }
     }
 
+    /// `n{.k, m0: e, x}`: some of the node's keys (where engines agree on a
+    /// missing one), then one or two entries, each an expression or a scalar
+    /// variable in scope written as its own selector.
+    fn map_projection_with(&mut self, n: Var, depth: u32) -> Expr {
+        let keys: Vec<String> = if self.agreed(SemanticsKey::MapProjectionMissing) {
+            let all = self.keys_of(&n).into_owned();
+            all.into_iter().filter(|_| self.coin(0.3)).take(2).collect()
+        } else {
+            Vec::new()
+        };
+        let scalars: Vec<String> = self
+            .scope
+            .vars()
+            .iter()
+            .filter(|v| SCALARS.contains(&v.ty) && !keys.contains(&v.name))
+            .map(|v| v.name.clone())
+            .collect();
+        let mut entries: Vec<(String, Expr)> = Vec::new();
+        for i in 0..self.rng_int(1, 2) {
+            if !scalars.is_empty() && self.coin(0.4) {
+                let v = scalars[self.below(scalars.len())].clone();
+                if !entries.iter().any(|(k, _)| *k == v) {
+                    entries.push((v.clone(), Expr::Variable(v)));
+                }
+            } else {
+                let ty = self.scalar_type();
+                entries.push((format!("m{i}"), self.expr(&ty, depth + 1)));
+            }
+        }
+        Expr::MapProjectionWith { base: n.name, keys, entries }
+    }
+
     /// A map.
     fn map(&mut self, depth: u32) -> Expr {
         let node = self.scope.of_type(&Ty::Node).next().cloned();
@@ -874,6 +906,12 @@ impl<'g> Builder<'g, '_> {
             if !chosen.is_empty() {
                 return Expr::MapProjection(n.name, chosen);
             }
+        }
+        let node = self.scope.of_type(&Ty::Node).next().cloned();
+        if let Some(n) = node
+            && self.chance(Feature::MapProjectionEntries, 0.3)
+        {
+            return self.map_projection_with(n, depth);
         }
         let entity = self.scope.vars().iter().find(|v| matches!(v.ty, Ty::Node | Ty::Rel) && !v.nullable).cloned();
         if let Some(e) = entity

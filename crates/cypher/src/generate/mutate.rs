@@ -195,7 +195,9 @@ impl Query {
                 Expr::Property(_, k) => {
                     keys.insert(k.clone());
                 }
-                Expr::MapProjection(_, ks) => keys.extend(ks.iter().cloned()),
+                Expr::MapProjection(_, ks) | Expr::MapProjectionWith { keys: ks, .. } => {
+                    keys.extend(ks.iter().cloned())
+                }
                 _ => {}
             });
         };
