@@ -63,6 +63,13 @@ pub struct Spelling {
     pub node_where: bool,
     /// A MATCH's WHERE conjunct on one relationship as `-[r WHERE p]->`.
     pub rel_where: bool,
+    /// Several labels of a node pattern or label test as the label
+    /// expression `:A&B` rather than `:A:B`.
+    pub label_and: bool,
+    /// `(n:A) OR (n:B)` as the label expression `n:A|B`.
+    pub label_or: bool,
+    /// `NOT (n:A)` as the label expression `n:!A`.
+    pub label_not: bool,
 }
 
 /// How ORDER BY directions are written.

@@ -435,6 +435,28 @@ impl Lower<'_> {
         self.names(l, Join::Or)
     }
 
+    /// `v:expr` as label tests joined by AND, OR and NOT (`v:A&B` is one
+    /// test of both labels, as `v:A:B`).
+    fn label_test(&self, v: &str, l: &oc::LabelExpression) -> Lowered<Expr> {
+        if let Ok(labels) = self.label_names(l) {
+            return Ok(Expr::HasLabels(v.to_owned(), labels));
+        }
+        let join = |parts: &[oc::LabelExpression], op: BinOp| -> Lowered<Expr> {
+            let tests = parts.iter().map(|p| self.label_test(v, p)).collect::<Lowered<Vec<_>>>()?;
+            tests
+                .into_iter()
+                .reduce(|a, b| Expr::binary(op, a, b))
+                .ok_or_else(|| ParseError::Syntax("an empty label expression".into()))
+        };
+        match &l.kind {
+            oc::LabelExpressionKind::Not(inner) => Ok(Expr::Not(Box::new(self.label_test(v, inner)?))),
+            oc::LabelExpressionKind::And(parts) => join(parts, BinOp::And),
+            oc::LabelExpressionKind::Or(parts) => join(parts, BinOp::Or),
+            oc::LabelExpressionKind::Parenthesized(inner) => self.label_test(v, inner),
+            _ => outside(format!("the label expression `{}`", self.source(l.span))),
+        }
+    }
+
     /// The names of a label expression built with one operator only.
     fn names(&self, l: &oc::LabelExpression, join: Join) -> Lowered<Vec<String>> {
         match (&l.kind, join) {
@@ -606,7 +628,7 @@ impl Lower<'_> {
                     let oc::ExprKind::Variable(v) = &expression.kind else {
                         return outside("a label test on an expression");
                     };
-                    let test = Expr::HasLabels(name(v), self.label_names(l)?);
+                    let test = self.label_test(&name(v), l)?;
                     if *negated { Expr::Not(Box::new(test)) } else { test }
                 }
                 _ => return outside("IS typed or IS NORMALIZED"),
@@ -862,6 +884,27 @@ mod tests {
         let Expr::MapProjectionWith { keys, entries, .. } = &r.items[0].0 else { panic!("{r:?}") };
         assert_eq!((keys.len(), entries.len()), (1, 2));
         assert_eq!(render(&q), text);
+    }
+
+    #[test]
+    fn label_expressions_are_label_tests_and_spell_back() {
+        let text = "MATCH (a:L0&L1) WHERE (((a:L0|L2) AND (a:!L3)) AND (a:L0&L1)) RETURN a AS a";
+        let q = parse(text).expect("a value");
+        let Clause::Match { patterns, predicate: Some(p), .. } = &q.parts[0].clauses[0] else { panic!("{q:?}") };
+        assert_eq!(patterns[0].start.labels, ["L0", "L1"]);
+        let has = |l: &[&str]| Expr::HasLabels("a".into(), l.iter().map(|s| (*s).to_owned()).collect());
+        let either = Expr::binary(BinOp::Or, has(&["L0"]), has(&["L2"]));
+        let expected = Expr::and_all([either, Expr::Not(Box::new(has(&["L3"]))), has(&["L0", "L1"])]);
+        assert_eq!(Some(p), expected.as_ref());
+        assert_eq!(
+            render(&q),
+            "MATCH (a:L0:L1) WHERE ((((a:L0) OR (a:L2)) AND (NOT (a:L3))) AND (a:L0:L1)) RETURN a AS a"
+        );
+        let mut spelled = q.clone();
+        spelled.spelling.label_and = true;
+        spelled.spelling.label_or = true;
+        spelled.spelling.label_not = true;
+        assert_eq!(render(&spelled), text);
     }
 
     #[test]

@@ -349,6 +349,15 @@ fn split_element_where(
     (inside, Expr::and_all(rest))
 }
 
+/// `:A:B`, or `:A&B` in the label-expression spelling.
+fn labels(out: &mut W, names: &[String]) {
+    let and = names.len() > 1 && out.spell(|s| s.label_and, Feature::LabelAnd);
+    for (i, l) in names.iter().enumerate() {
+        out.push(if i > 0 && and { '&' } else { ':' });
+        out.push_str(&id(l));
+    }
+}
+
 fn pattern_list(out: &mut W, patterns: &[PathPattern]) {
     for (i, p) in patterns.iter().enumerate() {
         if i > 0 {
@@ -377,9 +386,7 @@ fn node(out: &mut W, n: &NodePattern) {
     if n.variable.is_some() && n.labels.len() == 1 && out.spell(|s| s.is_label, Feature::IsLabel) {
         let _ = write!(out, " IS {}", id(&n.labels[0]));
     } else {
-        for l in &n.labels {
-            let _ = write!(out, ":{}", id(l));
-        }
+        labels(out, &n.labels);
     }
     if !n.properties.is_empty() {
         if n.variable.is_some() || !n.labels.is_empty() {
@@ -481,6 +488,24 @@ fn expr(out: &mut W, e: &Expr) {
             let _ = write!(out, " {} ", op2.text());
             expr(out, c);
             out.push(')');
+        }
+        // `NOT (n:A)` as `(n:!A)`.
+        Expr::Not(a)
+            if let Expr::HasLabels(v, l) = a.as_ref()
+                && l.len() == 1
+                && out.spell(|s| s.label_not, Feature::LabelNot) =>
+        {
+            let _ = write!(out, "({}:!{})", id(v), id(&l[0]));
+        }
+        // `(n:A) OR (n:B)` as `(n:A|B)`.
+        Expr::Binary(BinOp::Or, a, b)
+            if let (Expr::HasLabels(v, l1), Expr::HasLabels(w, l2)) = (a.as_ref(), b.as_ref())
+                && v == w
+                && l1.len() == 1
+                && l2.len() == 1
+                && out.spell(|s| s.label_or, Feature::LabelOr) =>
+        {
+            let _ = write!(out, "({}:{}|{})", id(v), id(&l1[0]), id(&l2[0]));
         }
         Expr::Binary(op, a, b) => {
             out.push('(');
@@ -703,13 +728,10 @@ fn expr(out: &mut W, e: &Expr) {
             path(out, p);
             out.push(')');
         }
-        Expr::HasLabels(v, labels) => {
+        Expr::HasLabels(v, names) => {
             out.push('(');
             out.push_str(&id(v));
-            for l in labels {
-                out.push(':');
-                out.push_str(&id(l));
-            }
+            labels(out, names);
             out.push(')');
         }
     }

@@ -653,7 +653,20 @@ impl<'g> Builder<'g, '_> {
                 match self.bound_node() {
                     Some(v) if labels > 0 => {
                         let i = rand::Rng::random_range(&mut *self.rng, 0..labels);
-                        Expr::HasLabels(v.name, vec![self.schema().labels[i].name.clone()])
+                        let first = self.schema().labels[i].name.clone();
+                        // Now and then two labels, both (`n:A:B`) or either
+                        // (`n:A OR n:B`), as a label expression may spell them.
+                        let j = (i + 1 + self.below(labels.max(2) - 1)) % labels;
+                        let second = self.schema().labels[j].name.clone();
+                        match self.below(8) {
+                            0 if j != i => Expr::HasLabels(v.name, vec![first, second]),
+                            1 if j != i => Expr::binary(
+                                BinOp::Or,
+                                Expr::HasLabels(v.name.clone(), vec![first]),
+                                Expr::HasLabels(v.name, vec![second]),
+                            ),
+                            _ => Expr::HasLabels(v.name, vec![first]),
+                        }
                     }
                     _ => self.leaf(&Ty::Bool).0,
                 }

@@ -555,6 +555,9 @@ impl<'g, 'r> Builder<'g, 'r> {
             count_subquery: pick(self, Feature::CountSubquery),
             node_where: pick(self, Feature::NodeWhere),
             rel_where: pick(self, Feature::RelWhere),
+            label_and: pick(self, Feature::LabelAnd),
+            label_or: pick(self, Feature::LabelOr),
+            label_not: pick(self, Feature::LabelNot),
         }
     }
 
