@@ -195,7 +195,21 @@ pub enum Clause {
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         union_all: Vec<SingleQuery>,
     },
+    /// `CALL db.labels() YIELD label AS alias [WHERE p]`: a catalogue
+    /// procedure ([`PROCEDURES`]) and its one column, renamed.
+    Procedure {
+        /// The procedure's name.
+        name: String,
+        /// The variable its column is bound to.
+        alias: String,
+        /// YIELD's WHERE.
+        predicate: Option<Expr>,
+    },
 }
+
+/// The catalogue procedures FalkorDB and ArcadeDB share, with the column
+/// each yields (a string per row).
+pub const PROCEDURES: [(&str, &str); 2] = [("db.labels", "label"), ("db.relationshipTypes", "relationshipType")];
 
 impl Clause {
     /// Whether the clause is an updating clause of Cypher's grammar.

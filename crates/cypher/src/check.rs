@@ -51,7 +51,10 @@ fn check_single(q: &SingleQuery, schema: &Schema, mut env: Env) -> Result<(Vec<S
     for (i, clause) in q.clauses.iter().enumerate() {
         let last = i + 1 == q.clauses.len();
         // Cypher's grammar: reading after writing needs a WITH between.
-        let reads = matches!(clause, Clause::Match { .. } | Clause::Unwind { .. } | Clause::Call { .. });
+        let reads = matches!(
+            clause,
+            Clause::Match { .. } | Clause::Unwind { .. } | Clause::Call { .. } | Clause::Procedure { .. }
+        );
         let wrote = i > 0 && q.clauses[i - 1].is_write();
         if reads && wrote {
             return Err("a read after a write needs a WITH between them".into());
@@ -60,6 +63,15 @@ fn check_single(q: &SingleQuery, schema: &Schema, mut env: Env) -> Result<(Vec<S
             Clause::Match { patterns, guard, predicate, .. } => {
                 check_match(patterns, guard.as_ref(), schema, &mut env)?;
                 check_match(&[], predicate.as_ref(), schema, &mut env)?;
+            }
+            Clause::Procedure { name, alias, predicate } => {
+                if !crate::ast::PROCEDURES.iter().any(|(p, _)| p == name) {
+                    return Err(format!("unknown procedure {name}"));
+                }
+                env.insert(alias.clone(), Binding { ty: Some(Ty::String), tags: Vec::new() });
+                if let Some(p) = predicate {
+                    expect(p, &Ty::Bool, schema, &env)?;
+                }
             }
             Clause::Unwind { list, alias } => {
                 let t = infer(list, schema, &env)?;

@@ -71,7 +71,8 @@ impl GeneratorConfig {
             weights.insert(f, 1);
         }
         if deterministic {
-            for f in [Feature::FnRand, Feature::FnTimestamp, Feature::FnId] {
+            // A procedure lists an engine's catalogue, not the graph.
+            for f in [Feature::FnRand, Feature::FnTimestamp, Feature::FnId, Feature::CallProcedure] {
                 weights.insert(f, 0);
             }
         }

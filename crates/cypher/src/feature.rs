@@ -130,6 +130,7 @@ features! {
     ShortestPath = "shortest_path",
     NodeWhere = "node_where",
     LabelAnd = "label_and",
+    CallProcedure = "call_procedure",
     LabelOr = "label_or",
     LabelNot = "label_not",
     RelWhere = "rel_where",

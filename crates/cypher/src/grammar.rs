@@ -103,6 +103,11 @@ impl Construct {
 }
 
 /// A SET clause with two or more items: a comma before the next clause keyword.
+/// Whether a `YIELD column AS alias` is followed by its WHERE.
+fn yield_where(text: &str) -> bool {
+    text.split("YIELD ").skip(1).any(|rest| rest.split(' ').nth(3) == Some("WHERE"))
+}
+
 fn several_set_items(text: &str) -> bool {
     text.split("SET ").skip(1).any(|rest| {
         let end = [
@@ -156,8 +161,6 @@ const PARAMS: &str = "parameters need a value map passed beside the query, which
 const TEMPORAL: &str = "the value model (and so the graphs and the comparison of answers) has no temporal \
                         types; engines print them in formats of their own";
 const SPATIAL: &str = "the value model has no points; of the engines here only FalkorDB and ArcadeDB have them";
-const PROCEDURES: &str = "procedures are each engine's own: of the engines here only FalkorDB and ArcadeDB share one \
-                          (db.labels(), probe column); no production writes it yet";
 const QPP: &str = "GQL path patterns: ArcadeDB alone accepts quantified and parenthesized paths, no engine here the \
                    path modes and ALL/ANY SHORTEST (probe column); no production writes them yet";
 
@@ -231,15 +234,23 @@ pub const CONSTRUCTS: &[Construct] = &[
         "CALL procedure (in a query)",
         "<call procedure statement>",
         CL,
-        M(PROCEDURES),
+        F(P::CallProcedure),
         "CALL db.labels() YIELD label RETURN count(*)",
     ),
-    c("CALL procedure (standalone)", "<standalone procedure call>", CL, M(PROCEDURES), "CALL db.labels()"),
+    c(
+        "CALL procedure (standalone)",
+        "<standalone procedure call>",
+        CL,
+        M(
+            "the same call as in a query (generated) with its columns as the procedure names them; a generated query always goes on after it",
+        ),
+        "CALL db.labels()",
+    ),
     c(
         "YIELD ... WHERE",
         "<yield clause>",
         CL,
-        M(PROCEDURES),
+        Detect::Check(P::CallProcedure, yield_where),
         "CALL db.labels() YIELD label WHERE label = 'A' RETURN label",
     ),
     c("RETURN", "<return statement>", CL, F(P::Match), "RETURN 1"),

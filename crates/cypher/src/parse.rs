@@ -275,6 +275,29 @@ impl Lower<'_> {
     }
 
     fn call(&self, call: &oc::CallClause) -> Lowered<Clause> {
+        if let oc::CallTarget::Procedure { name: n, arguments } = &call.target
+            && let Some(y) = &call.yield_clause
+        {
+            let written = n.parts.iter().map(name).collect::<Vec<_>>().join(".");
+            let Some((procedure, column)) = crate::ast::PROCEDURES.iter().find(|(p, _)| *p == written) else {
+                return outside(format!("the procedure {written}"));
+            };
+            let alias = match y.items.as_slice() {
+                [oc::Node { kind: oc::ProjectionItemKind::Expression { expression, alias }, .. }]
+                    if !call.optional && !y.all && arguments.as_ref().is_none_or(Vec::is_empty) =>
+                {
+                    match (&expression.kind, alias) {
+                        (oc::ExprKind::Variable(v), a) if name(v) == *column => {
+                            a.as_ref().map_or_else(|| name(v), name)
+                        }
+                        _ => return outside(format!("YIELD of other than {column}")),
+                    }
+                }
+                _ => return outside("a procedure call yielding other than one column"),
+            };
+            let predicate = y.where_clause.as_ref().map(|w| self.expr(w)).transpose()?;
+            return Ok(Clause::Procedure { name: (*procedure).to_owned(), alias, predicate });
+        }
         let lowered = match &call.target {
             oc::CallTarget::Procedure { name: n, arguments }
                 if !call.optional && call.yield_clause.is_none() && arguments.as_ref().is_some_and(Vec::is_empty) =>
@@ -974,6 +997,7 @@ mod tests {
         for (text, expected) in [
             ("RETURN $p", "a parameter"),
             ("CALL db.labels()", "a procedure call"),
+            ("CALL db.indexes() YIELD name", "the procedure db.indexes"),
             ("MATCH p = SHORTEST 1 (a)-->+(b) RETURN p", "a path selector"),
             ("RETURN 'a' || 'b'", "the || operator"),
         ] {

@@ -122,6 +122,14 @@ fn clause(out: &mut W, c: &Clause) {
                 (None, None) => {}
             }
         }
+        Clause::Procedure { name, alias, predicate } => {
+            let column = crate::ast::PROCEDURES.iter().find(|(p, _)| p == name).map_or("", |(_, c)| c);
+            let _ = write!(out, "CALL {name}() YIELD {column} AS {}", id(alias));
+            if let Some(p) = predicate {
+                out.push_str(" WHERE ");
+                expr(out, p);
+            }
+        }
         Clause::Unwind { list, alias } => {
             out.push_str("UNWIND ");
             expr(out, list);

@@ -58,6 +58,10 @@ fn clause_constructs(clauses: &[Clause], out: &mut BTreeSet<String>, expressions
                 add("UNWIND");
                 exprs.push(list);
             }
+            Clause::Procedure { name, predicate, .. } => {
+                add(&format!("CALL {name}()"));
+                exprs.extend(predicate);
+            }
             Clause::With(p) | Clause::Return(p) => {
                 add(if matches!(c, Clause::With(_)) { "WITH" } else { "RETURN" });
                 for (on, name) in [

@@ -794,6 +794,7 @@ fn slots(c: &mut Clause) -> Vec<&mut Expr> {
             out
         }
         Clause::Unwind { list, .. } => vec![list],
+        Clause::Procedure { predicate, .. } => predicate.iter_mut().collect(),
         Clause::With(p) | Clause::Return(p) => projection_slots(p),
         Clause::Create { patterns } => patterns.iter_mut().flat_map(pattern_slots).collect(),
         Clause::Merge { pattern, on_create, on_match } => {
@@ -838,12 +839,13 @@ fn set_slots(item: &mut graphlancer_cypher::ast::SetItem) -> Vec<&mut Expr> {
 /// What an expression may be replaced by: each of its children, then small
 /// literals (the checker keeps those of the right type). A child holding
 /// `collect` is left out: its list order is the engine's choice, which the
-/// expression around it did not show.
+/// expression around it did not show; so is a bare `shortestPath()`, which
+/// of several shortest paths being the engine's choice.
 fn replacements(e: &Expr) -> Vec<Expr> {
     let mut out: Vec<Expr> = Vec::new();
     let mut copy = e.clone();
     for child in copy.children_mut() {
-        let mut collects = false;
+        let mut collects = matches!(child, Expr::ShortestPath(_));
         child.walk(&mut |x| collects |= matches!(x, Expr::Aggregate { name, .. } if name == "collect"));
         if !collects {
             out.push(child.clone());
@@ -1312,7 +1314,7 @@ pub fn shape(query: &Query) -> String {
             Clause::Remove { .. } => "REMOVE",
             Clause::Delete { .. } => "DELETE",
             Clause::Foreach { .. } => "FOREACH",
-            Clause::Call { .. } => "CALL",
+            Clause::Call { .. } | Clause::Procedure { .. } => "CALL",
         })
         .collect();
     names.join(",")

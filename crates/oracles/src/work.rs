@@ -246,6 +246,12 @@ impl Stats<'_> {
                     rows *= length(list);
                     bound.insert(alias.clone());
                 }
+                // A row per label or type of the schema, at most.
+                Clause::Procedure { alias, predicate, .. } => {
+                    rows *= (self.graph.schema.labels.len().max(self.graph.schema.rel_types.len())).max(1) as f64;
+                    per_row += predicate.iter().map(|e| self.expr(e, &bound)).sum::<f64>();
+                    bound.insert(alias.clone());
+                }
                 Clause::With(p) | Clause::Return(p) => {
                     let exprs =
                         p.items.iter().map(|(e, _)| e).chain(&p.predicate).chain(p.order_by.iter().map(|(e, _)| e));

@@ -126,6 +126,10 @@ impl<'s> Ev<'s> {
                 Ok(out)
             }
             Clause::With(p) | Clause::Return(p) => self.project(p, rows),
+            // Engines keep labels and types in catalogues of their own
+            // (ArcadeDB's types outlive their last vertex and a rolled-back
+            // write), which no rule ties to the graph.
+            Clause::Procedure { name, .. } => Err(Failure::unsupported(format!("the procedure {name}"))),
             Clause::Call { imports, body, union_all } => {
                 let mut out = Vec::new();
                 for row in rows {
@@ -154,6 +158,15 @@ impl<'s> Ev<'s> {
                 // Each row's MERGE sees what earlier rows created and set, and
                 // no order of rows is the right one: where the reverse order
                 // gives another outcome, the answer is not one.
+                // A SET of what the pattern matches on (a key or label it
+                // tests) changes which later rows match, so some order of
+                // different rows gives another outcome even where the
+                // reverse does not.
+                let key = |r: &Row| r.iter().map(|(k, v)| (k.clone(), crate::value::Key::of(v))).collect::<Vec<_>>();
+                let alike = rows.windows(2).all(|w| key(&w[0]) == key(&w[1]));
+                if !alike && sets_what_it_matches(pattern, on_create.iter().chain(on_match)) {
+                    return Err(Failure::unsupported("a MERGE that sets what it matches, over several rows"));
+                }
                 if rows.len() > 1 {
                     let mut reversed = rows.clone();
                     reversed.reverse();
@@ -907,6 +920,26 @@ fn projected(e: &Expr, items: &[(Expr, String)]) -> Expr {
         *child = projected(child, items);
     }
     out
+}
+
+/// Whether a MERGE's ON CREATE or ON MATCH items write a property key or a
+/// label its pattern tests (a whole-map SET writes every key).
+fn sets_what_it_matches<'a>(pattern: &PathPattern, items: impl Iterator<Item = &'a SetItem>) -> bool {
+    let mut keys = std::collections::BTreeSet::new();
+    let mut labels = std::collections::BTreeSet::new();
+    for n in std::iter::once(&pattern.start).chain(pattern.hops.iter().map(|(_, n)| n)) {
+        keys.extend(n.properties.iter().map(|(k, _)| k));
+        labels.extend(n.labels.iter());
+    }
+    for (r, _) in &pattern.hops {
+        keys.extend(r.properties.iter().map(|(k, _)| k));
+    }
+    items.into_iter().any(|item| match item {
+        SetItem::Property(_, k, _) => keys.contains(k),
+        SetItem::MergeMap(_, entries) => entries.iter().any(|(k, _)| keys.contains(k)),
+        SetItem::ReplaceMap(..) => !keys.is_empty(),
+        SetItem::Label(_, l) => labels.contains(l),
+    })
 }
 
 /// A binary operator other than AND and OR, on evaluated operands.

@@ -166,6 +166,9 @@ impl Builder<'_, '_> {
     }
 
     fn unwind(&mut self) -> Clause {
+        if self.chance(Feature::CallProcedure, 0.15) {
+            return self.procedure();
+        }
         self.features.insert(Feature::Unwind);
         let ty = self.scalar_type();
         // Mostly literal lists: a computed one is often empty, which ends the rows.
@@ -182,6 +185,18 @@ impl Builder<'_, '_> {
         v.bound = BIG;
         self.scope.bind(v);
         Clause::Unwind { list, alias }
+    }
+
+    /// `CALL db.labels() YIELD label AS a [WHERE p]` in UNWIND's place: a row
+    /// per name in the engine's catalogue, bound to a string.
+    fn procedure(&mut self) -> Clause {
+        let (name, _) = crate::ast::PROCEDURES[self.below(crate::ast::PROCEDURES.len())];
+        let alias = self.names.fresh("a");
+        let mut v = Var::new(alias.clone(), Ty::String);
+        v.bound = BIG;
+        self.scope.bind(v);
+        let predicate = self.coin(0.3).then(|| self.predicate());
+        Clause::Procedure { name: name.to_owned(), alias, predicate }
     }
 
     /// WITH or RETURN: items, perhaps aggregates, DISTINCT, ORDER BY, SKIP,
