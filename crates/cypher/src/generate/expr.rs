@@ -655,7 +655,8 @@ impl<'g> Builder<'g, '_> {
                         let i = rand::Rng::random_range(&mut *self.rng, 0..labels);
                         let first = self.schema().labels[i].name.clone();
                         // Now and then two labels, both (`n:A:B`) or either
-                        // (`n:A OR n:B`), as a label expression may spell them.
+                        // (`n:A OR n:B`), or none (`NOT n:A`), as a label
+                        // expression may spell them.
                         let j = (i + 1 + self.below(labels.max(2) - 1)) % labels;
                         let second = self.schema().labels[j].name.clone();
                         match self.below(8) {
@@ -665,6 +666,10 @@ impl<'g> Builder<'g, '_> {
                                 Expr::HasLabels(v.name.clone(), vec![first]),
                                 Expr::HasLabels(v.name, vec![second]),
                             ),
+                            2 if self.on(Feature::Not) => {
+                                self.features.insert(Feature::Not);
+                                Expr::Not(Box::new(Expr::HasLabels(v.name, vec![first])))
+                            }
                             _ => Expr::HasLabels(v.name, vec![first]),
                         }
                     }
