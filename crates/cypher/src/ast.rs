@@ -70,6 +70,14 @@ pub struct Spelling {
     pub label_or: bool,
     /// `NOT (n:A)` as the label expression `n:!A`.
     pub label_not: bool,
+    /// A simple CASE's WHENs with one result as one list: `WHEN a, b THEN r`.
+    pub when_list: bool,
+    /// A variable-length relationship without a variable or properties as a
+    /// quantified relationship: `-[:T]->{1,3}`.
+    pub quantified: bool,
+    /// A MATCH of one pattern with a WHERE as a parenthesized path pattern:
+    /// `MATCH ((a)-->(b) WHERE p)`.
+    pub parenthesized: bool,
 }
 
 /// How ORDER BY directions are written.

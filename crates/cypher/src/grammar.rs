@@ -161,8 +161,7 @@ const PARAMS: &str = "parameters need a value map passed beside the query, which
 const TEMPORAL: &str = "the value model (and so the graphs and the comparison of answers) has no temporal \
                         types; engines print them in formats of their own";
 const SPATIAL: &str = "the value model has no points; of the engines here only FalkorDB and ArcadeDB have them";
-const QPP: &str = "GQL path patterns: ArcadeDB alone accepts quantified and parenthesized paths, no engine here the \
-                   path modes and ALL/ANY SHORTEST (probe column); no production writes them yet";
+const PATH_SEARCH: &str = "no engine here accepts a path search prefix (probe column: a syntax error on every one)";
 
 /// Every construct, in grammar order, then the manual's function list.
 pub const CONSTRUCTS: &[Construct] = &[
@@ -312,14 +311,14 @@ pub const CONSTRUCTS: &[Construct] = &[
         "ALL / ANY path search prefix",
         "<all path search> <any path search>",
         PA,
-        M(QPP),
+        M(PATH_SEARCH),
         "MATCH ANY (a:A)-[:T]->(b) RETURN count(*)",
     ),
     c(
         "SHORTEST path search prefix",
         "<shortest path search>",
         PA,
-        M(QPP),
+        M(PATH_SEARCH),
         "MATCH ANY SHORTEST (a:A)-[:T]->+(b:B) RETURN count(*)",
     ),
     c(
@@ -332,17 +331,17 @@ pub const CONSTRUCTS: &[Construct] = &[
         "MATCH (a:A {k: 1}), (b:B) MATCH p = shortestPath((a)-[:T*]->(b)) RETURN length(p)",
     ),
     c(
-        "quantified path (...)+ / {n,m}",
-        "<quantified path primary>",
+        "quantified relationship -[:T]->{n,m}",
+        "<quantified path primary> (an edge pattern)",
         PA,
-        M(QPP),
-        "MATCH (a:A) ((x)-[:T]->(y)){1,2} (b) RETURN count(*)",
+        F(P::QuantifiedRelationship),
+        "MATCH (a:A)-[:T]->{1,2}(b) RETURN count(*)",
     ),
     c(
         "parenthesized path with WHERE",
         "<parenthesized path pattern expression>",
         PA,
-        M(QPP),
+        F(P::ParenthesizedPath),
         "MATCH ((a:A)-[r:T]->(b) WHERE r.k > 0) RETURN count(*)",
     ),
     c("empty node ()", "<node pattern>", PA, T(P::Match, "()"), "MATCH ()-[r:T]->() RETURN count(*)"),
@@ -532,13 +531,7 @@ pub const CONSTRUCTS: &[Construct] = &[
     c("slice l[a..b]", "<slicing>", EX, F(P::ListSlice), "RETURN [1, 2, 3][0..2]"),
     c("parameter $p", "<general parameter reference>", EX, M(PARAMS), "RETURN $p"),
     c("simple CASE", "<simple case>", EX, F(P::CaseSimple), "RETURN CASE 1 WHEN 1 THEN 'a' ELSE 'b' END"),
-    c(
-        "simple CASE, WHEN a, b",
-        "<when operand list>",
-        EX,
-        M("GQL syntax that only ArcadeDB accepts (probe column); no production writes it yet"),
-        "RETURN CASE 1 WHEN 1, 2 THEN 'a' END",
-    ),
+    c("simple CASE, WHEN a, b", "<when operand list>", EX, F(P::CaseWhenList), "RETURN CASE 1 WHEN 1, 2 THEN 'a' END"),
     c("searched CASE", "<search case>", EX, F(P::CaseGeneric), "RETURN CASE WHEN true THEN 'a' END"),
     c(
         "CASE without ELSE",
@@ -647,7 +640,9 @@ pub const CONSTRUCTS: &[Construct] = &[
         "INF / NaN",
         "<signed numeric literal> INF NAN",
         LI,
-        M("GQL literals that only Grafeo accepts (probe column); no production writes them yet"),
+        M(
+            "the generator writes no infinite or NaN float in any spelling (only arithmetic such as 0.0 / 0.0 makes one, and engines print it differently); Grafeo alone takes the GQL literals (probe column)",
+        ),
         "RETURN INF, NAN",
     ),
     c("true / false", "<boolean literal>", LI, F(P::Match), "RETURN true, false"),

@@ -510,9 +510,11 @@ impl Lower<'_> {
         let mut factors = p.kind.factors.iter();
         let start = match factors.next().map(|f| &f.kind) {
             Some(oc::PathFactorKind::Node(n)) => self.node(n)?,
-            Some(oc::PathFactorKind::Parenthesized { pattern, where_clause: None, quantifier: None })
+            // `((a)-->(b) WHERE p)`: its WHERE joins the MATCH's.
+            Some(oc::PathFactorKind::Parenthesized { pattern, where_clause, quantifier: None })
                 if p.kind.factors.len() == 1 =>
             {
+                self.element_where(where_clause.as_deref())?;
                 return self.path(pattern);
             }
             _ => return outside(format!("the pattern `{}`", self.source(p.span))),
@@ -553,9 +555,6 @@ impl Lower<'_> {
     }
 
     fn relationship(&self, r: &oc::RelationshipPattern) -> Lowered<RelPattern> {
-        if r.graph_quantifier.is_some() {
-            return outside("a quantifier on a relationship pattern");
-        }
         self.element_where(r.where_clause.as_deref())?;
         let direction = match r.direction.kind {
             oc::RelationshipDirection::Right => Direction::Out,
@@ -569,7 +568,13 @@ impl Lower<'_> {
         };
         // An unbounded `*` has no maximum in the AST; relationship
         // uniqueness bounds every walk by the number of relationships anyway.
-        let length = match r.legacy_quantifier.as_ref().map(|q| &q.kind) {
+        // A quantified relationship `-[:T]->{1,3}` is the same hop as `*1..3`.
+        let quantifier = match (&r.legacy_quantifier, &r.graph_quantifier) {
+            (Some(_), Some(_)) => return outside("a relationship with two quantifiers"),
+            (Some(q), None) | (None, Some(q)) => Some(q),
+            (None, None) => None,
+        };
+        let length = match quantifier.map(|q| &q.kind) {
             None => None,
             Some(oc::QuantifierKind::ZeroOrMore) => Some((1, u32::MAX)),
             Some(oc::QuantifierKind::OneOrMore) => Some((1, u32::MAX)),
@@ -907,6 +912,25 @@ mod tests {
         let Expr::MapProjectionWith { keys, entries, .. } = &r.items[0].0 else { panic!("{r:?}") };
         assert_eq!((keys.len(), entries.len()), (1, 2));
         assert_eq!(render(&q), text);
+    }
+
+    #[test]
+    fn quantified_relationships_parenthesized_paths_and_when_lists_spell_back() {
+        let text = "MATCH (a)-[:T0]->(b)-[:T1*1..3]->(c) WHERE (a.k0 > 1) RETURN CASE a.k1 WHEN 'x' THEN 1 \
+                    WHEN 'y' THEN 1 ELSE 2 END AS c";
+        let mut q = parse(text).expect("a value");
+        q.spelling.quantified = true;
+        q.spelling.parenthesized = true;
+        q.spelling.when_list = true;
+        let spelled = render(&q);
+        assert_eq!(
+            spelled,
+            "MATCH ((a)-[:T0]->(b)-[:T1]->{1,3}(c) WHERE (a.k0 > 1)) RETURN CASE a.k1 WHEN 'x', 'y' THEN 1 ELSE 2 END AS c"
+        );
+        let mut back =
+            parse(&spelled.replace(" WHEN 'x', 'y' THEN", " WHEN 'x' THEN 1 WHEN 'y' THEN")).expect("a value");
+        back.spelling = q.spelling;
+        assert_eq!(back, q);
     }
 
     #[test]

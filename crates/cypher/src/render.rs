@@ -48,11 +48,13 @@ struct W {
     /// Conjuncts of a MATCH's WHERE written inside the pattern element that
     /// declares their one variable, by that variable; taken when written.
     inside: BTreeMap<String, Expr>,
+    /// Writing a `shortestPath()`, whose hop keeps its `*min..max`.
+    in_shortest: bool,
 }
 
 impl W {
     fn new(out: String, sp: Spelling) -> Self {
-        Self { out, sp, used: BTreeSet::new(), inside: BTreeMap::new() }
+        Self { out, sp, used: BTreeSet::new(), inside: BTreeMap::new(), in_shortest: false }
     }
 
     /// ` WHERE e` before the element's closing bracket, for its variable `v`.
@@ -107,6 +109,20 @@ fn clause(out: &mut W, c: &Clause) {
             out.push_str(if *optional { "OPTIONAL MATCH " } else { "MATCH " });
             let (inside, rest) = split_element_where(out, patterns, predicate.as_ref());
             out.inside = inside;
+            let condition = Expr::and_all(guard.iter().chain(&rest).cloned());
+            // `MATCH ((a)-->(b) WHERE p)`: one unnamed pattern and its WHERE.
+            if let ([p], Some(c)) = (patterns.as_slice(), &condition)
+                && p.name.is_none()
+                && out.spell(|s| s.parenthesized, Feature::ParenthesizedPath)
+            {
+                out.push('(');
+                path(out, p);
+                out.push_str(" WHERE ");
+                expr(out, c);
+                out.push(')');
+                out.inside.clear();
+                return;
+            }
             pattern_list(out, patterns);
             out.inside.clear();
             let predicate = &rest;
@@ -428,7 +444,21 @@ fn rel(out: &mut W, r: &RelPattern) {
         out.push(':');
         out.push_str(&r.types.iter().map(|t| id(t)).collect::<Vec<_>>().join("|"));
     }
-    if let Some((min, max)) = r.length {
+    // `-[:T]->{1,3}`: a quantified relationship, bounded, without a variable
+    // (it would be a list) or properties.
+    let quantified = match r.length {
+        Some((min, max))
+            if max != u32::MAX
+                && r.variable.is_none()
+                && r.properties.is_empty()
+                && !out.in_shortest
+                && out.spell(|s| s.quantified, Feature::QuantifiedRelationship) =>
+        {
+            Some((min, max))
+        }
+        _ => None,
+    };
+    if let Some((min, max)) = r.length.filter(|_| quantified.is_none()) {
         // Unbounded, as the parser reads `*` and `*n..`.
         if max == u32::MAX {
             if min == 1 && out.spell(|s| s.short_lengths, Feature::VarLengthShort) {
@@ -452,6 +482,9 @@ fn rel(out: &mut W, r: &RelPattern) {
         out.element_where(r.variable.as_ref());
     }
     out.push_str(if r.direction == Direction::Out || both { "]->" } else { "]-" });
+    if let Some((min, max)) = quantified {
+        let _ = write!(out, "{{{min},{max}}}");
+    }
 }
 
 fn map(out: &mut W, entries: &[(String, Expr)]) {
@@ -600,11 +633,22 @@ fn expr(out: &mut W, e: &Expr) {
                 out.push(' ');
                 expr(out, s);
             }
-            for (w, t) in branches {
+            let mut i = 0;
+            while i < branches.len() {
                 out.push_str(" WHEN ");
-                expr(out, w);
+                expr(out, &branches[i].0);
+                // Values of a simple CASE with one result as one WHEN list.
+                while subject.is_some()
+                    && branches.get(i + 1).is_some_and(|(_, t)| *t == branches[i].1)
+                    && out.spell(|s| s.when_list, Feature::CaseWhenList)
+                {
+                    i += 1;
+                    out.push_str(", ");
+                    expr(out, &branches[i].0);
+                }
                 out.push_str(" THEN ");
-                expr(out, t);
+                expr(out, &branches[i].1);
+                i += 1;
             }
             if let Some(o) = otherwise {
                 out.push_str(" ELSE ");
@@ -733,7 +777,9 @@ fn expr(out: &mut W, e: &Expr) {
         Expr::PatternPredicate(p) => path(out, p),
         Expr::ShortestPath(p) => {
             out.push_str("shortestPath(");
+            let outer = std::mem::replace(&mut out.in_shortest, true);
             path(out, p);
+            out.in_shortest = outer;
             out.push(')');
         }
         Expr::HasLabels(v, names) => {

@@ -205,7 +205,7 @@ fn the_graph_relations_and_rewrites_hold_on_falkordb() {
 fn timeouts_on_expensive_queries_are_not_hangs_on_grafeo() {
     let dir = tempfile::tempdir().expect("tempdir");
     let out = dir.path().join("out");
-    let args = ["run", "--engine", "grafeo", "--oracle", "crash", "--seed", "3", "--queries", "40"];
+    let args = ["run", "--engine", "grafeo", "--oracle", "crash", "--seed", "3", "--queries", "60"];
     let big = ["--nodes", "300", "--rels", "600", "--timeout", "20ms", "--no-reduce", "--json", "--out"];
     let o = graphlancer(&[&args[..], &big[..], &[out.to_str().expect("utf-8")]].concat());
     let summary: serde_json::Value = serde_json::from_slice(&o.stdout).expect("summary JSON");
@@ -218,10 +218,10 @@ fn timeouts_on_expensive_queries_are_not_hangs_on_grafeo() {
         .keys()
         .filter(|sig| sig.starts_with("crash:grafeo:timeout:"))
         .count() as u64;
-    let slow = summary["slow"].as_u64().unwrap_or(0);
-    // Most are known expensive by their estimated work before any re-run; how
-    // many time out at all depends on the machine's load.
-    assert!(expensive >= 5 && expensive + slow >= 10, "{summary}");
+    // How many time out depends on the machine's load and on what the
+    // generator writes; most are known expensive by their estimated work
+    // before any re-run.
+    assert!(timeouts >= 5 && expensive * 2 >= timeouts, "{summary}");
     // The rest finished when given four times the time, and at least two
     // seconds (slow), bar a few a busy machine may leave: far fewer than the
     // timeouts.

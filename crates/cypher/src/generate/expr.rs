@@ -509,9 +509,15 @@ impl<'g> Builder<'g, '_> {
                 let subject = self.string(d);
                 let when = self.literal(&Ty::String);
                 let then = self.string(d);
+                let mut branches = vec![(when, then.clone())];
+                // Now and then a second value with the same result, which
+                // GQL lets one WHEN list: `WHEN 'a', 'b' THEN r`.
+                if self.on(Feature::CaseWhenList) && self.coin(0.25) {
+                    branches.push((self.literal(&Ty::String), then));
+                }
                 let otherwise = self.string(d);
                 let otherwise = self.otherwise(otherwise);
-                Expr::Case { subject: Some(Box::new(subject)), branches: vec![(when, then)], otherwise }
+                Expr::Case { subject: Some(Box::new(subject)), branches, otherwise }
             }
             Feature::FnLTrim => call(Feature::FnLTrim, vec![self.string(d)]),
             Feature::FnRTrim => call(Feature::FnRTrim, vec![self.string(d)]),

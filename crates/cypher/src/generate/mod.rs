@@ -558,6 +558,9 @@ impl<'g, 'r> Builder<'g, 'r> {
             label_and: pick(self, Feature::LabelAnd),
             label_or: pick(self, Feature::LabelOr),
             label_not: pick(self, Feature::LabelNot),
+            when_list: pick(self, Feature::CaseWhenList),
+            quantified: pick(self, Feature::QuantifiedRelationship),
+            parenthesized: pick(self, Feature::ParenthesizedPath),
         }
     }
 
