@@ -29,6 +29,67 @@ pub(crate) struct DialectCoverage {
     queries: usize,
     /// Per construct (in [`CONSTRUCTS`] order): queries that show it, or why none can.
     cells: Vec<Cell>,
+    /// Clause orders: adjacent pairs of clauses openCypher allows, among
+    /// the clauses the dialect generates, and those the queries show.
+    orders: ClauseOrders,
+}
+
+/// Which of the clause pairs the grammar allows the queries show.
+#[derive(Debug, Serialize)]
+pub(crate) struct ClauseOrders {
+    allowed: usize,
+    generated: usize,
+    /// Allowed pairs no query showed, as `A -> B`.
+    missing: Vec<String>,
+}
+
+/// A clause's kind, as the grammar's ordering rules see it.
+fn clause_kind(c: &graphlancer_cypher::ast::Clause) -> &'static str {
+    use graphlancer_cypher::ast::Clause;
+    match c {
+        Clause::Match { optional: false, .. } => "MATCH",
+        Clause::Match { optional: true, .. } => "OPTIONAL MATCH",
+        Clause::Unwind { .. } => "UNWIND",
+        Clause::Call { .. } => "CALL { }",
+        Clause::Procedure { .. } => "CALL procedure",
+        Clause::With(_) => "WITH",
+        Clause::Return(_) => "RETURN",
+        Clause::Create { .. } => "CREATE",
+        Clause::Merge { .. } => "MERGE",
+        Clause::Set { .. } => "SET",
+        Clause::Remove { .. } => "REMOVE",
+        Clause::Delete { .. } => "DELETE",
+        Clause::Foreach { .. } => "FOREACH",
+    }
+}
+
+/// Whether openCypher lets `b` follow `a` in one query part: reading
+/// clauses and WITH may be followed by anything; an updating clause by
+/// another, WITH or RETURN (a read after a write needs a WITH between).
+fn may_follow(a: &str, b: &str) -> bool {
+    let reading = |k: &str| matches!(k, "MATCH" | "OPTIONAL MATCH" | "UNWIND" | "CALL { }" | "CALL procedure");
+    a != "RETURN" && (reading(a) || a == "WITH" || !reading(b))
+}
+
+impl ClauseOrders {
+    fn of(
+        pairs: &std::collections::BTreeSet<(&'static str, &'static str)>,
+        kinds: &std::collections::BTreeSet<&'static str>,
+    ) -> Self {
+        let mut allowed = 0;
+        let mut missing = Vec::new();
+        for a in kinds {
+            for b in kinds {
+                if may_follow(a, b) {
+                    allowed += 1;
+                    if !pairs.contains(&(*a, *b)) {
+                        missing.push(format!("{a} -> {b}"));
+                    }
+                }
+            }
+        }
+        ClauseOrders { allowed, generated: allowed - missing.len(), missing }
+    }
 }
 
 /// What one dialect does with one construct.
@@ -78,6 +139,7 @@ pub(crate) fn measure(args: &GenerateArgs, engines: &[String], timeout: std::tim
 
 fn dialect(profile: &DialectProfile, config: &GeneratorConfig, seed: u64, count: usize) -> DialectCoverage {
     let mut shown = vec![0usize; CONSTRUCTS.len()];
+    let (mut pairs, mut kinds) = (std::collections::BTreeSet::new(), std::collections::BTreeSet::new());
     let per_graph = count.div_ceil(GRAPHS as usize);
     let mut done = 0;
     for graph_seed in 0..GRAPHS {
@@ -92,6 +154,11 @@ fn dialect(profile: &DialectProfile, config: &GeneratorConfig, seed: u64, count:
                 if c.shown_by(&g.features, &g.text) {
                     shown[n] += 1;
                 }
+            }
+            for part in &g.query.parts {
+                let seq: Vec<&'static str> = part.clauses.iter().map(clause_kind).collect();
+                kinds.extend(seq.iter().copied());
+                pairs.extend(seq.windows(2).map(|w| (w[0], w[1])));
             }
         }
         done += per_graph.min(count - done);
@@ -109,7 +176,7 @@ fn dialect(profile: &DialectProfile, config: &GeneratorConfig, seed: u64, count:
             }
         })
         .collect();
-    DialectCoverage { dialect: profile.name.clone(), queries: count, cells }
+    DialectCoverage { dialect: profile.name.clone(), queries: count, cells, orders: ClauseOrders::of(&pairs, &kinds) }
 }
 
 /// The graph examples run on: labels A and B with keys `k` (integer) and
@@ -211,6 +278,18 @@ impl Coverage {
         s.push_str("\nPer dialect: generated / refused by the profile / missing (no production) / unseen:\n\n");
         for (d, (g, r, m, u)) in self.dialects.iter().zip(summary) {
             let _ = writeln!(s, "- {}: {g} / {r} / {m} / {u} of {}", d.dialect, CONSTRUCTS.len());
+        }
+        s.push_str(
+            "\nClause orders: adjacent clause pairs openCypher allows among the clauses each dialect generates, \
+             and how many the queries show:\n\n",
+        );
+        for d in &self.dialects {
+            let o = &d.orders;
+            let _ = write!(s, "- {}: {} of {}", d.dialect, o.generated, o.allowed);
+            if !o.missing.is_empty() {
+                let _ = write!(s, "; not shown: {}", o.missing.join(", "));
+            }
+            s.push('\n');
         }
         if !self.probes.is_empty() {
             s.push_str("\nProbe errors (first line of each engine's message):\n\n");
