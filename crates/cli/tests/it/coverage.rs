@@ -54,10 +54,14 @@ fn every_construct_a_dialect_generates_its_engine_accepts() {
         // Clause orders: most pairs the grammar allows among the dialect's
         // clauses show up; what does not is named.
         let orders = &table["dialects"][0]["orders"];
-        let (shown, allowed) = (orders["generated"].as_u64().expect("shown"), orders["allowed"].as_u64().expect("allowed"));
+        let (shown, allowed) =
+            (orders["generated"].as_u64().expect("shown"), orders["allowed"].as_u64().expect("allowed"));
         let missing = orders["missing"].as_array().expect("missing");
         assert_eq!(allowed - shown, missing.len() as u64);
-        assert!(allowed > 30 && shown * 10 >= allowed * 8, "{dialect}: clause orders {shown} of {allowed}: {missing:?}");
+        assert!(
+            allowed > 30 && shown * 10 >= allowed * 8,
+            "{dialect}: clause orders {shown} of {allowed}: {missing:?}"
+        );
         // Most of the grammar is generated for every engine (Kuzu refuses much of it by design).
         assert!(
             generated >= if dialect == "kuzu" { 80 } else { 140 },
