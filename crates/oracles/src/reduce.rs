@@ -11,7 +11,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
 
-use graphlancer_cypher::ast::{Clause, Expr, PathPattern, Projection, Query, SingleQuery};
+use graphlancer_cypher::ast::{Clause, Direction, Expr, PathPattern, Projection, Query, SingleQuery};
 use graphlancer_cypher::check::result_types;
 use graphlancer_engines::{Engine, EngineError, ExecOptions, Outcome};
 use graphlancer_model::{Graph, Value};
@@ -638,6 +638,8 @@ enum ClauseEdit {
     LastHop(usize),
     /// This hop of this pattern part made a single relationship.
     FixedLength(usize, usize),
+    /// This undirected hop of this pattern part made outgoing.
+    Directed(usize, usize),
     /// Node `node` (0 the start, k the end of hop k) of pattern part
     /// `part` without label `label`.
     Label { part: usize, node: usize, label: usize },
@@ -649,6 +651,9 @@ enum ClauseEdit {
     PathName(usize),
     /// This item of a SET, or of a MERGE's ON CREATE then ON MATCH, removed.
     SetItem(usize),
+    /// A `CALL { }` subquery of one part replaced by its body, its RETURN
+    /// made `WITH *, ...` so what was in scope before stays in scope.
+    Inline,
 }
 
 /// The edits of a query, most promising first: whole parts and clauses,
@@ -737,9 +742,30 @@ fn clause_edits(clause: &Clause) -> Vec<ClauseEdit> {
             out.extend(pattern_edits(std::slice::from_ref(pattern)).into_iter().filter(keeps_shape));
         }
         Clause::Set { items } if items.len() > 1 => out.extend((0..items.len()).map(ClauseEdit::SetItem)),
+        Clause::Call { union_all, .. } if union_all.is_empty() => out.push(ClauseEdit::Inline),
         _ => {}
     }
     out
+}
+
+/// The clauses a `CALL { body }` of one part is replaced by: the body, its
+/// RETURN made `WITH *, items` (FalkorDB's F-XORPAT crash was filed once
+/// inside CALL { } and once outside, as two clause shapes).
+fn inline_call(c: &Clause) -> Option<Vec<Clause>> {
+    let Clause::Call { body, union_all, .. } = c else { return None };
+    if !union_all.is_empty() {
+        return None;
+    }
+    let mut clauses = body.clauses.clone();
+    match clauses.last_mut() {
+        Some(last @ Clause::Return(_)) => {
+            let Clause::Return(mut p) = last.clone() else { return None };
+            p.star = true;
+            *last = Clause::With(p);
+        }
+        _ => return None,
+    }
+    Some(clauses)
 }
 
 fn pattern_edits(patterns: &[PathPattern]) -> Vec<ClauseEdit> {
@@ -757,6 +783,9 @@ fn pattern_edits(patterns: &[PathPattern]) -> Vec<ClauseEdit> {
         for (h, (r, _)) in p.hops.iter().enumerate() {
             if r.length.is_some() {
                 out.push(ClauseEdit::FixedLength(part, h));
+            }
+            if r.direction == Direction::Both {
+                out.push(ClauseEdit::Directed(part, h));
             }
         }
         let nodes = std::iter::once(&p.start).chain(p.hops.iter().map(|(_, n)| n));
@@ -959,6 +988,9 @@ fn apply(source: &Candidate, target: &Candidate, edit: &Edit) -> Option<Candidat
             }
             if *change == ClauseEdit::Remove {
                 clauses.remove(at(*i));
+            } else if *change == ClauseEdit::Inline {
+                let body = inline_call(&clauses[at(*i)])?;
+                clauses.splice(at(*i)..=at(*i), body);
             } else {
                 edit_clause(&mut clauses[at(*i)], change)?;
             }
@@ -1055,6 +1087,13 @@ fn edit_clause(c: &mut Clause, change: &ClauseEdit) -> Option<()> {
                     patterns.get_mut(j)?.hops.pop()?;
                 }
                 ClauseEdit::FixedLength(j, h) => patterns.get_mut(j)?.hops.get_mut(h)?.0.length = None,
+                ClauseEdit::Directed(j, h) => {
+                    let r = &mut patterns.get_mut(j)?.hops.get_mut(h)?.0;
+                    if r.direction != Direction::Both {
+                        return None;
+                    }
+                    r.direction = Direction::Out;
+                }
                 ClauseEdit::Label { part, node, label } => {
                     let n = node_of(patterns.get_mut(part)?, node)?;
                     if label >= n.labels.len() {
@@ -1430,6 +1469,43 @@ mod tests {
         let r = replacements(&list);
         assert!(r.contains(&Expr::List(vec![lit(Value::Int(1)), lit(Value::Int(2))])));
         assert!(r.contains(&Expr::List(vec![Expr::var("x"), lit(Value::Int(2))])));
+    }
+
+    #[test]
+    fn a_call_subquery_is_inlined_and_an_undirected_hop_directed() {
+        let undirected = RelPattern {
+            variable: None,
+            types: Vec::new(),
+            direction: Direction::Both,
+            length: None,
+            properties: Vec::new(),
+        };
+        let pattern = PathPattern { name: None, start: node("a"), hops: vec![(undirected, node("b"))] };
+        let body = SingleQuery {
+            clauses: vec![
+                Clause::Match { optional: false, patterns: vec![pattern], guard: None, predicate: None },
+                Clause::Return(Projection::of(vec![(Expr::count_star(), "c".into())])),
+            ],
+        };
+        let clauses = vec![
+            Clause::Call { imports: Vec::new(), body, union_all: Vec::new() },
+            Clause::Return(Projection::of(vec![(Expr::var("c"), "c".into())])),
+        ];
+        let c = Candidate {
+            query: Query { parts: vec![SingleQuery { clauses }], union_all: false, spelling: Default::default() },
+            order_columns: None,
+            traversal: None,
+        };
+        let inline = Edit::Clause(0, ClauseEdit::Inline);
+        assert!(edits(&c, false).contains(&inline));
+        let inlined = apply(&c, &c, &inline).expect("applies");
+        assert_eq!(guard_text(&inlined), "MATCH (a)-[]-(b) WITH *, count(*) AS c RETURN c AS c");
+        let directed = Edit::Clause(0, ClauseEdit::Directed(0, 0));
+        assert!(edits(&inlined, false).contains(&directed));
+        assert_eq!(
+            guard_text(&apply(&inlined, &inlined, &directed).expect("applies")),
+            "MATCH (a)-[]->(b) WITH *, count(*) AS c RETURN c AS c"
+        );
     }
 
     #[test]
