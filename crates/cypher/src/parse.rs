@@ -632,7 +632,14 @@ impl Lower<'_> {
                     _ => Expr::Negate(self.boxed(operand)?),
                 },
                 oc::UnaryOperator::Not => Expr::Not(self.boxed(operand)?),
-                oc::UnaryOperator::Plus => return outside("unary plus"),
+                // `+5`, as the unary-plus spelling writes a number.
+                oc::UnaryOperator::Plus => match &operand.kind {
+                    oc::ExprKind::Literal(l) => match literal(l, false)? {
+                        v @ (Value::Int(_) | Value::Float(_)) => Expr::Literal(v),
+                        _ => return outside("unary plus of a literal that is not a number"),
+                    },
+                    _ => return outside("unary plus of an expression"),
+                },
                 _ => return outside("a unary operator"),
             },
             oc::ExprKind::Binary { left, operator, right } => {
@@ -902,6 +909,16 @@ mod tests {
         assert_eq!(p.hops[0].0.length, Some((0, u32::MAX)));
         assert!(render(&q).contains("length(shortestPath((a)-[:T0|T1*0..]->(b)))"), "{}", render(&q));
         assert_eq!(parse(&render(&q)).expect("a value"), q);
+    }
+
+    #[test]
+    fn a_number_with_a_unary_plus_is_the_number() {
+        let q = parse("RETURN +5 AS a, -+5 AS b, +2.5 AS c").expect("a value");
+        let Clause::Return(r) = &q.parts[0].clauses[0] else { panic!("{q:?}") };
+        assert_eq!(r.items[0].0, Expr::lit(Value::Int(5)));
+        assert_eq!(r.items[1].0, Expr::Negate(Box::new(Expr::lit(Value::Int(5)))));
+        assert_eq!(r.items[2].0, Expr::lit(Value::Float(2.5)));
+        assert!(matches!(parse("RETURN +'a' AS a"), Err(ParseError::Outside(_))));
     }
 
     #[test]
