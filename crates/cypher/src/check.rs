@@ -27,13 +27,32 @@ pub fn check(query: &Query, schema: &Schema) -> Result<(), String> {
     result_types(query, schema).map(|_| ())
 }
 
+/// What the checker lets through beyond the rules every preset keeps.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Rules {
+    /// Entities stay in scope after a DELETE, as openCypher's grammar allows
+    /// (the crash preset): a later clause may read, set or delete again what
+    /// some row deleted, which engines answer each their own way.
+    pub entities_after_delete: bool,
+}
+
+/// [`check`] under `rules`.
+pub fn check_with(query: &Query, schema: &Schema, rules: Rules) -> Result<(), String> {
+    result_types_with(query, schema, rules).map(|_| ())
+}
+
 /// Checks the query and returns the types of its result columns (`None`
 /// where a column is always null).
 pub fn result_types(query: &Query, schema: &Schema) -> Result<Vec<Option<Ty>>, String> {
+    result_types_with(query, schema, Rules::default())
+}
+
+/// [`result_types`] under `rules`.
+pub fn result_types_with(query: &Query, schema: &Schema, rules: Rules) -> Result<Vec<Option<Ty>>, String> {
     let mut columns: Option<Vec<String>> = None;
     let mut types = Vec::new();
     for part in &query.parts {
-        let (cols, env) = check_single(part, schema, Env::new())?;
+        let (cols, env) = check_single(part, schema, Env::new(), rules)?;
         if types.is_empty() {
             types = cols.iter().map(|c| env.get(c).and_then(|b| b.ty.clone())).collect();
         }
@@ -46,7 +65,7 @@ pub fn result_types(query: &Query, schema: &Schema) -> Result<Vec<Option<Ty>>, S
     Ok(types)
 }
 
-fn check_single(q: &SingleQuery, schema: &Schema, mut env: Env) -> Result<(Vec<String>, Env), String> {
+fn check_single(q: &SingleQuery, schema: &Schema, mut env: Env, rules: Rules) -> Result<(Vec<String>, Env), String> {
     let mut columns = Vec::new();
     for (i, clause) in q.clauses.iter().enumerate() {
         let last = i + 1 == q.clauses.len();
@@ -117,7 +136,9 @@ fn check_single(q: &SingleQuery, schema: &Schema, mut env: Env) -> Result<(Vec<S
                     entity(v, &env)?;
                 }
                 // What was deleted, and what may point at it, is blocked.
-                env.retain(|_, b| !matches!(b.ty, Some(Ty::Node | Ty::Rel | Ty::Path | Ty::Map)));
+                if !rules.entities_after_delete {
+                    env.retain(|_, b| !matches!(b.ty, Some(Ty::Node | Ty::Rel | Ty::Path | Ty::Map)));
+                }
             }
             Clause::Foreach { variable, list, body } => {
                 let elem = match infer(list, schema, &env)? {
@@ -127,7 +148,7 @@ fn check_single(q: &SingleQuery, schema: &Schema, mut env: Env) -> Result<(Vec<S
                 let mut inner = env.clone();
                 inner.insert(variable.clone(), Binding { ty: elem, tags: Vec::new() });
                 // Every updating clause of the body, not only SET.
-                check_single(&SingleQuery { clauses: body.clone() }, schema, inner)?;
+                check_single(&SingleQuery { clauses: body.clone() }, schema, inner, rules)?;
             }
             Clause::Call { imports, body, union_all } => {
                 let mut inner = Env::new();

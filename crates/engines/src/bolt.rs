@@ -417,6 +417,10 @@ fn classify(code: &str, message: &str, timeout: Duration, max_rows: usize) -> Ou
         ErrorClass::Semantic
     } else if code.contains("NotSupported") || code.contains("FeatureNotSupported") {
         ErrorClass::Unsupported
+    } else if message.contains("DeletedEntityAccess") {
+        // Reading what an earlier clause deleted: an error of the data, as
+        // Neo4j's EntityNotFound, however ArcadeDB files it.
+        ErrorClass::Runtime
     } else if code.contains("DatabaseError") {
         ErrorClass::Internal
     } else {

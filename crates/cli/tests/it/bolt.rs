@@ -106,6 +106,10 @@ fn columns_come_in_return_order_and_values_decode() {
     assert_eq!(class("RETURN 1 +"), ErrorClass::Syntax);
     assert_eq!(class("RETURN undefinedVar"), ErrorClass::Semantic);
     assert_eq!(class("RETURN 1 / 0"), ErrorClass::Runtime);
+    // Reading what the query deleted is an error of the data, which the
+    // crash preset's queries may meet (ArcadeDB files it as a DatabaseError).
+    let deleted = "MATCH (n) WITH n LIMIT 1 DETACH DELETE n RETURN n.k AS k";
+    assert_eq!(class(deleted), ErrorClass::Runtime);
 }
 
 #[test]

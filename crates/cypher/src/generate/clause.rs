@@ -648,8 +648,12 @@ impl Builder<'_, '_> {
             return None;
         }
         self.features.insert(f);
-        // Anything that may have pointed at what is deleted is out of scope now.
-        self.scope.block_entities();
+        // Anything that may have pointed at what is deleted is out of scope
+        // now, where answers are compared; the crash preset goes on writing
+        // and reading them (openCypher allows it; engines answer as they will).
+        if self.deterministic() {
+            self.scope.block_entities();
+        }
         Some(Clause::Delete { detach, variables: vec![target.name] })
     }
 

@@ -21,19 +21,26 @@ fn profiles() -> Vec<DialectProfile> {
 #[test]
 fn generated_queries_pass_the_independent_checker() {
     let graph = generate(3, &GraphConfig::default()).expect("valid");
+    let mut written_after_delete = 0;
     for profile in profiles() {
         for preset in [Preset::Differential, Preset::Crash, Preset::Readonly] {
             let config = GeneratorConfig::preset(preset);
             let generator = Generator::new(&graph, &profile, &config);
+            // Only the crash preset keeps entities in scope after a DELETE.
+            let rules = crate::check::Rules { entities_after_delete: preset == Preset::Crash };
             for i in 0..300 {
                 let g = generator.generate(&mut derive_rng(11, &[3, i]));
-                if let Err(e) = check(&g.query, &graph.schema) {
+                if let Err(e) = crate::check::check_with(&g.query, &graph.schema, rules) {
                     panic!("{} / {preset:?} / query {i}: {e}\n{}", profile.name, g.text);
                 }
                 assert!(g.clause_count >= 1);
+                let clauses = &g.query.parts[0].clauses;
+                written_after_delete +=
+                    clauses.windows(2).filter(|w| matches!(w[0], Clause::Delete { .. }) && w[1].is_write()).count();
             }
         }
     }
+    assert!(written_after_delete > 0, "no write right after a DELETE under the crash preset");
 }
 
 #[test]
