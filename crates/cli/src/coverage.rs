@@ -43,26 +43,6 @@ pub(crate) struct ClauseOrders {
     missing: Vec<String>,
 }
 
-/// A clause's kind, as the grammar's ordering rules see it.
-fn clause_kind(c: &graphlancer_cypher::ast::Clause) -> &'static str {
-    use graphlancer_cypher::ast::Clause;
-    match c {
-        Clause::Match { optional: false, .. } => "MATCH",
-        Clause::Match { optional: true, .. } => "OPTIONAL MATCH",
-        Clause::Unwind { .. } => "UNWIND",
-        Clause::Call { .. } => "CALL { }",
-        Clause::Procedure { .. } => "CALL procedure",
-        Clause::With(_) => "WITH",
-        Clause::Return(_) => "RETURN",
-        Clause::Create { .. } => "CREATE",
-        Clause::Merge { .. } => "MERGE",
-        Clause::Set { .. } => "SET",
-        Clause::Remove { .. } => "REMOVE",
-        Clause::Delete { .. } => "DELETE",
-        Clause::Foreach { .. } => "FOREACH",
-    }
-}
-
 /// Whether openCypher lets `b` follow `a` in one query part: reading
 /// clauses and WITH may be followed by anything; an updating clause by
 /// another, WITH or RETURN (a read after a write needs a WITH between).
@@ -156,7 +136,8 @@ fn dialect(profile: &DialectProfile, config: &GeneratorConfig, seed: u64, count:
                 }
             }
             for part in &g.query.parts {
-                let seq: Vec<&'static str> = part.clauses.iter().map(clause_kind).collect();
+                let seq: Vec<&'static str> =
+                    part.clauses.iter().map(graphlancer_cypher::ast::Clause::keyword).collect();
                 kinds.extend(seq.iter().copied());
                 pairs.extend(seq.windows(2).map(|w| (w[0], w[1])));
             }

@@ -220,6 +220,26 @@ pub enum Clause {
 pub const PROCEDURES: [(&str, &str); 2] = [("db.labels", "label"), ("db.relationshipTypes", "relationshipType")];
 
 impl Clause {
+    /// The clause's kind as written: `MATCH`, `OPTIONAL MATCH`, `CALL { }`,
+    /// `CALL procedure`, ...
+    pub fn keyword(&self) -> &'static str {
+        match self {
+            Clause::Match { optional: false, .. } => "MATCH",
+            Clause::Match { optional: true, .. } => "OPTIONAL MATCH",
+            Clause::Unwind { .. } => "UNWIND",
+            Clause::Call { .. } => "CALL { }",
+            Clause::Procedure { .. } => "CALL procedure",
+            Clause::With(_) => "WITH",
+            Clause::Return(_) => "RETURN",
+            Clause::Create { .. } => "CREATE",
+            Clause::Merge { .. } => "MERGE",
+            Clause::Set { .. } => "SET",
+            Clause::Remove { .. } => "REMOVE",
+            Clause::Delete { .. } => "DELETE",
+            Clause::Foreach { .. } => "FOREACH",
+        }
+    }
+
     /// Whether the clause is an updating clause of Cypher's grammar.
     pub fn is_write(&self) -> bool {
         matches!(

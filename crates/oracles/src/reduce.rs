@@ -1347,19 +1347,10 @@ pub fn shape(query: &Query) -> String {
         .parts
         .iter()
         .flat_map(|p| &p.clauses)
+        // Signatures on disk name both CALLs alike.
         .map(|c| match c {
-            Clause::Match { optional: true, .. } => "OPTIONAL MATCH",
-            Clause::Match { .. } => "MATCH",
-            Clause::Unwind { .. } => "UNWIND",
-            Clause::With(_) => "WITH",
-            Clause::Return(_) => "RETURN",
-            Clause::Create { .. } => "CREATE",
-            Clause::Merge { .. } => "MERGE",
-            Clause::Set { .. } => "SET",
-            Clause::Remove { .. } => "REMOVE",
-            Clause::Delete { .. } => "DELETE",
-            Clause::Foreach { .. } => "FOREACH",
             Clause::Call { .. } | Clause::Procedure { .. } => "CALL",
+            c => c.keyword(),
         })
         .collect();
     names.join(",")
