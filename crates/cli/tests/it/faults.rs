@@ -104,6 +104,10 @@ fn survive(engine: &str, budget: &[&str]) {
     let mut campaign = Command::new(crate::binary())
         // One worker: the test finds the engine's process among the campaign's children.
         .args(["run", "--engine", engine, "--seed", "5", "--timeout", "2s", "--no-reduce", "--workers", "1", "--json"])
+        // A small graph: the query the stopped engine leaves hanging is then
+        // cheap by its estimated work, so its timeout is a finding and not
+        // dropped as an expensive query.
+        .args(["--nodes", "12", "--rels", "24"])
         .arg("--out")
         .arg(&out)
         .args(budget)
