@@ -219,6 +219,11 @@ pub enum Clause {
 /// each yields (a string per row).
 pub const PROCEDURES: [(&str, &str); 2] = [("db.labels", "label"), ("db.relationshipTypes", "relationshipType")];
 
+/// The column a catalogue procedure yields; `None` for another procedure.
+pub fn procedure_column(name: &str) -> Option<&'static str> {
+    PROCEDURES.iter().find(|(p, _)| *p == name).map(|(_, c)| *c)
+}
+
 impl Clause {
     /// The clause's kind as written: `MATCH`, `OPTIONAL MATCH`, `CALL { }`,
     /// `CALL procedure`, ...

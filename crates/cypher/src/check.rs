@@ -84,7 +84,7 @@ fn check_single(q: &SingleQuery, schema: &Schema, mut env: Env, rules: Rules) ->
                 check_match(&[], predicate.as_ref(), schema, &mut env)?;
             }
             Clause::Procedure { name, alias, predicate } => {
-                if !crate::ast::PROCEDURES.iter().any(|(p, _)| p == name) {
+                if crate::ast::procedure_column(name).is_none() {
                     return Err(format!("unknown procedure {name}"));
                 }
                 env.insert(alias.clone(), Binding { ty: Some(Ty::String), tags: Vec::new() });

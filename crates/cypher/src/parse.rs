@@ -279,7 +279,7 @@ impl Lower<'_> {
             && let Some(y) = &call.yield_clause
         {
             let written = n.parts.iter().map(name).collect::<Vec<_>>().join(".");
-            let Some((procedure, column)) = crate::ast::PROCEDURES.iter().find(|(p, _)| *p == written) else {
+            let Some(column) = crate::ast::procedure_column(&written) else {
                 return outside(format!("the procedure {written}"));
             };
             let alias = match y.items.as_slice() {
@@ -287,16 +287,14 @@ impl Lower<'_> {
                     if !call.optional && !y.all && arguments.as_ref().is_none_or(Vec::is_empty) =>
                 {
                     match (&expression.kind, alias) {
-                        (oc::ExprKind::Variable(v), a) if name(v) == *column => {
-                            a.as_ref().map_or_else(|| name(v), name)
-                        }
+                        (oc::ExprKind::Variable(v), a) if name(v) == column => a.as_ref().map_or_else(|| name(v), name),
                         _ => return outside(format!("YIELD of other than {column}")),
                     }
                 }
                 _ => return outside("a procedure call yielding other than one column"),
             };
             let predicate = y.where_clause.as_ref().map(|w| self.expr(w)).transpose()?;
-            return Ok(Clause::Procedure { name: (*procedure).to_owned(), alias, predicate });
+            return Ok(Clause::Procedure { name: written, alias, predicate });
         }
         let lowered = match &call.target {
             oc::CallTarget::Procedure { name: n, arguments }
@@ -993,15 +991,7 @@ mod tests {
         let back = parse(&spelled).expect("a value");
         let parts = |q: &Query| match &q.parts[0].clauses[0] {
             Clause::Match { patterns, predicate: Some(p), .. } => {
-                let mut conjuncts = Vec::new();
-                let mut stack = vec![p.clone()];
-                while let Some(e) = stack.pop() {
-                    match e {
-                        Expr::Binary(BinOp::And, a, b) => stack.extend([*b, *a]),
-                        e => conjuncts.push(e),
-                    }
-                }
-                (patterns.clone(), conjuncts)
+                (patterns.clone(), p.conjuncts().into_iter().cloned().collect::<Vec<_>>())
             }
             c => panic!("{c:?}"),
         };

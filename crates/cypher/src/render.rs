@@ -4,6 +4,7 @@
 
 use std::fmt::Write as _;
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
 use graphlancer_model::script::quote_string_with;
@@ -107,39 +108,37 @@ fn clause(out: &mut W, c: &Clause) {
     match c {
         Clause::Match { optional, patterns, guard, predicate } => {
             out.push_str(if *optional { "OPTIONAL MATCH " } else { "MATCH " });
-            let (inside, rest) = split_element_where(out, patterns, predicate.as_ref());
-            out.inside = inside;
-            let condition = Expr::and_all(guard.iter().chain(&rest).cloned());
+            // What stays in the WHERE once conjuncts moved into elements.
+            let rest = match split_element_where(out, patterns, predicate.as_ref()) {
+                Some((inside, rest)) => {
+                    out.inside = inside;
+                    rest.map(Cow::Owned)
+                }
+                None => predicate.as_ref().map(Cow::Borrowed),
+            };
+            let condition = match (guard, rest) {
+                (Some(g), Some(p)) => Some(Cow::Owned(Expr::binary(BinOp::And, g.clone(), p.into_owned()))),
+                (Some(w), None) => Some(Cow::Borrowed(w)),
+                (None, w) => w,
+            };
             // `MATCH ((a)-->(b) WHERE p)`: one unnamed pattern and its WHERE.
-            if let ([p], Some(c)) = (patterns.as_slice(), &condition)
-                && p.name.is_none()
-                && out.spell(|s| s.parenthesized, Feature::ParenthesizedPath)
-            {
+            let parenthesized = matches!((patterns.as_slice(), &condition), ([p], Some(_)) if p.name.is_none())
+                && out.spell(|s| s.parenthesized, Feature::ParenthesizedPath);
+            if parenthesized {
                 out.push('(');
-                path(out, p);
-                out.push_str(" WHERE ");
-                expr(out, c);
-                out.push(')');
-                out.inside.clear();
-                return;
             }
             pattern_list(out, patterns);
             out.inside.clear();
-            let predicate = &rest;
-            match (guard, predicate) {
-                (Some(g), Some(p)) => {
-                    out.push_str(" WHERE ");
-                    expr(out, &Expr::binary(BinOp::And, g.clone(), p.clone()));
-                }
-                (Some(w), None) | (None, Some(w)) => {
-                    out.push_str(" WHERE ");
-                    expr(out, w);
-                }
-                (None, None) => {}
+            if let Some(c) = condition {
+                out.push_str(" WHERE ");
+                expr(out, &c);
+            }
+            if parenthesized {
+                out.push(')');
             }
         }
         Clause::Procedure { name, alias, predicate } => {
-            let column = crate::ast::PROCEDURES.iter().find(|(p, _)| p == name).map_or("", |(_, c)| c);
+            let column = crate::ast::procedure_column(name).unwrap_or_default();
             let _ = write!(out, "CALL {name}() YIELD {column} AS {}", id(alias));
             if let Some(p) = predicate {
                 out.push_str(" WHERE ");
@@ -302,7 +301,8 @@ fn projection(out: &mut W, keyword: &str, p: &Projection) {
 }
 
 /// Which conjuncts of a MATCH's WHERE the spelling writes inside a pattern
-/// element, by variable, and what stays behind. A conjunct moves when it
+/// element, by variable, and what stays behind; `None` where the spelling
+/// moves nothing. A conjunct moves when it
 /// reads exactly one variable and nothing that binds or walks names of its
 /// own (patterns, comprehensions), and that variable is a node or a
 /// fixed-length relationship of the patterns without a property map (Neo4j
@@ -312,9 +312,9 @@ fn split_element_where(
     out: &mut W,
     patterns: &[PathPattern],
     predicate: Option<&Expr>,
-) -> (BTreeMap<String, Expr>, Option<Expr>) {
+) -> Option<(BTreeMap<String, Expr>, Option<Expr>)> {
     let (nodes, rels) = (out.sp.node_where, out.sp.rel_where);
-    let Some(predicate) = predicate.filter(|_| nodes || rels) else { return (BTreeMap::new(), predicate.cloned()) };
+    let predicate = predicate.filter(|_| nodes || rels)?;
     let mut declared: BTreeMap<&String, Feature> = BTreeMap::new();
     for p in patterns {
         for n in std::iter::once(&p.start).chain(p.hops.iter().map(|(_, n)| n)) {
@@ -328,16 +328,8 @@ fn split_element_where(
             }
         }
     }
-    let mut conjuncts = Vec::new();
-    let mut stack = vec![predicate];
-    while let Some(e) = stack.pop() {
-        match e {
-            Expr::Binary(BinOp::And, a, b) => stack.extend([b.as_ref(), a.as_ref()]),
-            e => conjuncts.push(e),
-        }
-    }
     let (mut inside, mut rest): (BTreeMap<String, Expr>, Vec<Expr>) = (BTreeMap::new(), Vec::new());
-    for c in conjuncts {
+    for c in predicate.conjuncts() {
         let mut names = BTreeSet::new();
         let mut scoped = false;
         c.walk(&mut |x| match x {
@@ -370,7 +362,7 @@ fn split_element_where(
             None => rest.push(c.clone()),
         }
     }
-    (inside, Expr::and_all(rest))
+    Some((inside, Expr::and_all(rest)))
 }
 
 /// `:A:B`, or `:A&B` in the label-expression spelling.

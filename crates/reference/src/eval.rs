@@ -162,9 +162,12 @@ impl<'s> Ev<'s> {
                 // tests) changes which later rows match, so some order of
                 // different rows gives another outcome even where the
                 // reverse does not.
-                let key = |r: &Row| r.iter().map(|(k, v)| (k.clone(), crate::value::Key::of(v))).collect::<Vec<_>>();
-                let alike = rows.windows(2).all(|w| key(&w[0]) == key(&w[1]));
-                if !alike && sets_what_it_matches(pattern, on_create.iter().chain(on_match)) {
+                let alike = || {
+                    let keys: Vec<Vec<(&String, Key)>> =
+                        rows.iter().map(|r| r.iter().map(|(k, v)| (k, Key::of(v))).collect()).collect();
+                    keys.windows(2).all(|w| w[0] == w[1])
+                };
+                if sets_what_it_matches(pattern, on_create.iter().chain(on_match)) && !alike() {
                     return Err(Failure::unsupported("a MERGE that sets what it matches, over several rows"));
                 }
                 if rows.len() > 1 {
@@ -321,7 +324,7 @@ impl<'s> Ev<'s> {
         Ok(out)
     }
 
-    fn lookup(&self, v: &str, row: &Row) -> Result<V, Failure> {
+    pub(crate) fn lookup(&self, v: &str, row: &Row) -> Result<V, Failure> {
         row.get(v).cloned().ok_or_else(|| Failure::semantic(format!("variable {v} not defined")))
     }
 

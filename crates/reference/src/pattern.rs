@@ -154,7 +154,7 @@ impl Ev<'_> {
         let node = |np: &NodePattern| -> Result<V, Failure> {
             let v =
                 np.variable.as_deref().ok_or_else(|| Failure::unsupported("shortestPath() from an unbound node"))?;
-            row.get(v).cloned().ok_or_else(|| Failure::semantic(format!("variable {v} not defined")))
+            self.lookup(v, row)
         };
         let (from, to) = match (node(&p.start)?, node(end)?) {
             (V::Node(a), V::Node(b)) => (a, b),

@@ -153,14 +153,7 @@ impl<'g> Builder<'g, '_> {
             (Feature::FnCharLength, u32::from(self.agreed(SemanticsKey::StringLength))),
             (Feature::FnNullIf, 1),
             (Feature::FnOrNull, 1),
-            (
-                Feature::ShortestPath,
-                u32::from(
-                    (self.in_where || self.in_projection)
-                        && self.on(Feature::FnLength)
-                        && self.scope.of_type(&Ty::Node).any(|v| !v.nullable),
-                ),
-            ),
+            (Feature::ShortestPath, u32::from(self.may_shortest_path() && self.on(Feature::FnLength))),
         ];
         let Some(choice) = self.choose(&options) else { return self.leaf(&Ty::Int) };
         let d = depth + 1;
@@ -582,7 +575,7 @@ impl<'g> Builder<'g, '_> {
             (Feature::FnIsEmpty, 1),
             (Feature::FnOrNull, 1),
             (Feature::ChainedComparison, 1),
-            (Feature::ShortestPath, u32::from(has_anchor && (self.in_where || self.in_projection))),
+            (Feature::ShortestPath, u32::from(self.may_shortest_path())),
         ];
         let Some(choice) = self.choose(&options) else { return self.leaf(&Ty::Bool).0 };
         let d = depth + 1;

@@ -394,6 +394,12 @@ impl<'g> Builder<'g, '_> {
         Some(PathPattern { name: None, start, hops: vec![(rel, far)] })
     }
 
+    /// Whether a `shortestPath()` may be written here: in WHERE, WITH or
+    /// RETURN (FalkorDB's only places), with a bound node in scope.
+    pub(super) fn may_shortest_path(&self) -> bool {
+        (self.in_where || self.in_projection) && self.scope.of_type(&Ty::Node).any(|v| !v.nullable)
+    }
+
     /// `shortestPath((a)-[:T*0..k]->(b))` between two bound nodes (perhaps
     /// the same), every type or one or two, unbounded half the time. The
     /// lower bound is 0 where answers are compared: from a node to itself
