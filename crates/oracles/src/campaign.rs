@@ -1033,6 +1033,7 @@ impl Campaign {
             row_counts: Vec::new(),
             followups: Vec::new(),
             reproduced,
+            replays: None,
         };
         case.set_queries(ran.case, ran.outcomes);
         if let Some(r) = reduced {

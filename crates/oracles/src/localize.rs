@@ -139,9 +139,10 @@ fn localize_union(
     }
 }
 
-/// A DISTINCT over `items` (after `before`), named by its keys' kinds.
+/// A DISTINCT over `items` (after `before`), named by its keys' kinds as
+/// every merging of rows by keys is ([`Prober::shape`]).
 fn distinct_name(before: &[Clause], items: &[(Expr, String)], schema: &Schema) -> String {
-    format!("DISTINCT,keys:{}", keys(before, items.iter().map(|(e, _)| e), schema))
+    format!("grouping,keys:{}", keys(before, items.iter().map(|(e, _)| e), schema))
 }
 
 /// Grouping or DISTINCT keys by their kinds, `;` between them.
@@ -363,16 +364,15 @@ impl Prober<'_, '_> {
     fn shape(&self, before: &[Clause], clause: &Clause) -> String {
         let shape = crate::constructs::clause_shape(clause);
         match clause {
+            // Rows merged by their keys, by a DISTINCT or by aggregates'
+            // grouping, in a WITH or the final RETURN: one operation (keys
+            // hashed and compared), named by the keys' kinds; what else the
+            // projection does (ORDER BY, SKIP, LIMIT, WHERE) stays.
             Clause::With(p) | Clause::Return(p) if grouping(p) => {
                 let grouped = p.items.iter().map(|(e, _)| e).filter(|e| !e.has_aggregate());
                 let keys = keys(before, grouped, self.schema);
-                if p.items.iter().any(|(e, _)| e.has_aggregate()) {
-                    return format!("{shape},keys:{keys}");
-                }
-                // A DISTINCT alone: named without its clause's keyword; what
-                // else the projection does (ORDER BY, SKIP, LIMIT, WHERE) stays.
                 let rest = shape.split(',').filter(|c| !matches!(*c, "WITH" | "RETURN" | "DISTINCT"));
-                format!("{},keys:{keys}", std::iter::once("DISTINCT").chain(rest).collect::<Vec<_>>().join(","))
+                format!("{},keys:{keys}", std::iter::once("grouping").chain(rest).collect::<Vec<_>>().join(","))
             }
             // Which pattern a MERGE matches is the query's; how MERGE binds
             // and creates is the bug (its ON CREATE and ON MATCH stay).

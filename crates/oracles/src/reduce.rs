@@ -56,7 +56,15 @@ pub struct Reduced {
     pub finding: Finding,
     /// The graph it shows on: the finding's graph, reduced.
     pub graph: Graph,
+    /// Of the replays on a freshly loaded reduced graph, how many showed the
+    /// finding, and how many ran: fewer than all means it is flaky.
+    pub replays: (u32, u32),
 }
+
+/// Replays of a reduced case that does not stop a process: a finding that
+/// shows in only some of them depends on more than the query and graph
+/// (memory layout, thread timing), and its report says so.
+const REPLAYS: u32 = 3;
 
 /// What a reduction did.
 #[derive(Debug, Clone)]
@@ -96,6 +104,8 @@ struct State {
     group: Vec<Candidate>,
     graph: Graph,
     best: Option<Shown>,
+    /// The final replays: shown, run.
+    replays: (u32, u32),
 }
 
 /// A case, every engine's outcomes on it, and the finding they show.
@@ -152,6 +162,7 @@ impl Reducer<'_> {
                 .collect(),
             graph: self.graph.clone(),
             best: None,
+            replays: (1, 1),
         };
         let result = self.reduce_in(graph_too, &mut state, &mut run);
         // The campaign goes on with its own graph, whatever happened.
@@ -179,6 +190,7 @@ impl Reducer<'_> {
                 outcomes,
                 finding,
                 graph: state.graph,
+                replays: state.replays,
             }),
             attempts: run.attempts,
             finished,
@@ -210,17 +222,13 @@ impl Reducer<'_> {
             // its observer's signature.
             let kind = self.oracle.kind();
             if (kind.compares_a_pair() || kind == crate::oracle::OracleKind::Crash) && !run.spent() {
-                self.load(&state.graph)?;
-                state.best = self.trial(run, queries_of(run.case, &state.group))?;
+                state.best = self.replay(state, run)?;
                 self.name(state, run)?;
             }
             return Ok(true);
         }
         self.rename(state, run)?;
-        // The replay: a fresh load of the reduced graph, the reduced case on
-        // every engine, the same family of finding.
-        self.load(&state.graph)?;
-        let replay = self.trial(run, queries_of(run.case, &state.group))?;
+        let replay = self.replay(state, run)?;
         if replay.is_none() {
             state.best = None;
             state.graph = self.graph.clone();
@@ -233,11 +241,73 @@ impl Reducer<'_> {
         Ok(true)
     }
 
+    /// The replay: a fresh load of the reduced graph, the reduced case on
+    /// every engine, the same family of finding; the first replay that
+    /// shows it, after [`REPLAYS`] of them where no process stops (the
+    /// count is kept in `state.replays`).
+    fn replay(&mut self, state: &mut State, run: &mut Run<'_>) -> Result<Option<Shown>, EngineError> {
+        let queries = queries_of(run.case, &state.group);
+        let runs = if run.family.fault.is_process_fault() { 1 } else { REPLAYS };
+        let mut first = None;
+        let mut shown = 0;
+        for _ in 0..runs {
+            self.load(&state.graph)?;
+            if let Some(found) = self.trial(run, queries.clone())? {
+                shown += 1;
+                first.get_or_insert(found);
+            }
+        }
+        state.replays = (shown, runs);
+        Ok(first)
+    }
+
     /// The reduced finding's signature by what it comes down to: a pair's
     /// difference by the part that differs, a crash by its clause.
     fn name(&mut self, state: &mut State, run: &mut Run<'_>) -> Result<(), EngineError> {
         self.localize(state)?;
+        self.null_operand(state, run)?;
         self.crash_site(state, run)
+    }
+
+    /// For different values or rows on a pair of engines: the first
+    /// operator or function whose property operand, made non-null
+    /// (`coalesce(n.k, '')`), makes the engines agree. A wrong answer for a
+    /// null operand surfaces in whatever reads it first (a CASE, a WHERE, a
+    /// grouping key, a variable), so localization names each observer;
+    /// keyed on the operation and the null operand's type, they are one
+    /// report. Left as localized where no such operand is needed.
+    fn null_operand(&mut self, state: &mut State, run: &mut Run<'_>) -> Result<(), EngineError> {
+        use crate::signature::Fault;
+        let Some((case, _, finding)) = &state.best else { return Ok(()) };
+        let [query] = case.queries.as_slice() else { return Ok(()) };
+        let differs = matches!(finding.signature.fault, Fault::Culprit { .. } | Fault::Values { .. } | Fault::RowCount);
+        if !self.oracle.kind().compares_a_pair() || !differs || query.traversal.is_some() {
+            return Ok(());
+        }
+        let schema = self.judge.schema;
+        for target in 0.. {
+            if run.spent() {
+                return Ok(());
+            }
+            let mut pinned = query.ast.clone();
+            let Some(kind) = pin_null_operand(&mut pinned, target, schema) else { return Ok(()) };
+            if result_types(&pinned, schema).is_err() {
+                continue;
+            }
+            run.attempts += 1;
+            let queries = vec![CaseQuery::new(&query.role, pinned, query.order_columns.clone())];
+            let outcomes = outcomes(self.engines, &queries, self.exec)?;
+            let answered = outcomes.iter().flatten().all(|o| matches!(o, Outcome::Rows(_)));
+            let trial = TestCase { relation: run.case.relation.clone(), queries, delta: run.case.delta };
+            if answered && !matches!(self.oracle.judge(self.judge, &trial, &outcomes), Verdict::Finding(_)) {
+                if let Some((_, _, finding)) = state.best.as_mut() {
+                    finding.signature.fault = Fault::Culprit { expression: format!("null-operand:{kind}") };
+                    finding.signature.shape = None;
+                }
+                return Ok(());
+            }
+        }
+        Ok(())
     }
 
     /// For a crash: the first clause after which the query, cut there and
@@ -253,23 +323,45 @@ impl Reducer<'_> {
         }
         let [part] = query.ast.parts.as_slice() else { return Ok(()) };
         let clauses = part.clauses.clone();
-        let mut site = clauses.last().cloned();
+        let constant = || vec![(Expr::lit(Value::Int(0)), "x".into())];
+        let mut site = clauses.len().checked_sub(1);
         for end in 1..clauses.len() {
             if run.spent() {
                 return Ok(());
             }
-            let cut = crate::localize::returning(&clauses[..end], vec![(Expr::lit(Value::Int(0)), "x".into())]);
+            let cut = crate::localize::returning(&clauses[..end], constant());
             if result_types(&cut, self.judge.schema).is_err() {
                 continue;
             }
             run.attempts += 1;
             if self.trial(run, vec![CaseQuery::new(&query.role, cut, None)])?.is_some() {
-                site = Some(clauses[end - 1].clone());
+                site = Some(end - 1);
                 break;
             }
         }
-        if let (Some(c), Some((_, _, finding))) = (site, state.best.as_mut()) {
-            finding.signature.shape = Some(format!("at:{}", crate::constructs::clause_shape(&c)));
+        let Some(at) = site else { return Ok(()) };
+        let mut clause = clauses[at].clone();
+        // An OPTIONAL MATCH that crashes as a plain MATCH too crashes in
+        // the matching both share: one name for both.
+        if let Clause::Match { optional: true, patterns, guard, predicate } = &clause {
+            let plain = Clause::Match {
+                optional: false,
+                patterns: patterns.clone(),
+                guard: guard.clone(),
+                predicate: predicate.clone(),
+            };
+            let mut cut: Vec<Clause> = clauses[..at].to_vec();
+            cut.push(plain.clone());
+            let cut = crate::localize::returning(&cut, constant());
+            if !run.spent() && result_types(&cut, self.judge.schema).is_ok() {
+                run.attempts += 1;
+                if self.trial(run, vec![CaseQuery::new(&query.role, cut, None)])?.is_some() {
+                    clause = plain;
+                }
+            }
+        }
+        if let Some((_, _, finding)) = state.best.as_mut() {
+            finding.signature.shape = Some(format!("at:{}", crash_site_name(&clause)));
         }
         Ok(())
     }
@@ -558,6 +650,66 @@ pub fn outcomes(
             engines.iter_mut().map(|e| e.execute_generated(&q.text_for(e.as_ref()), q.cypher_ast(), &exec)).collect()
         })
         .collect()
+}
+
+/// Makes the `target`-th property operand of an operator or function in
+/// `query` non-null, `coalesce(n.k, v)` with `v` a value of the key's type;
+/// the operation's kind and the operand's type (`op:+(null String)`), or
+/// none when there are not that many.
+fn pin_null_operand(query: &mut Query, target: usize, schema: &graphlancer_model::Schema) -> Option<String> {
+    use graphlancer_model::PropertyType;
+    fn visit(e: &mut Expr, seen: &mut usize, target: usize, schema: &graphlancer_model::Schema) -> Option<String> {
+        let operation = matches!(e, Expr::Binary(..))
+            || matches!(e, Expr::Function(name, _) if !name.eq_ignore_ascii_case("coalesce"));
+        let kind = expr_kind(e, None);
+        for child in e.children_mut() {
+            if operation
+                && let Expr::Property(_, key) = child
+                && let Some(ty) = schema.key_type(key)
+            {
+                if *seen == target {
+                    let value = match ty {
+                        PropertyType::Int => Value::Int(0),
+                        PropertyType::Float => Value::Float(0.0),
+                        PropertyType::String => Value::String(String::new()),
+                        PropertyType::Bool => Value::Bool(false),
+                    };
+                    *child = Expr::Function("coalesce".into(), vec![child.clone(), Expr::lit(value)]);
+                    return Some(format!("{kind}(null {ty:?})"));
+                }
+                *seen += 1;
+                continue;
+            }
+            if let Some(found) = visit(child, seen, target, schema) {
+                return Some(found);
+            }
+        }
+        None
+    }
+    let mut seen = 0;
+    for part in &mut query.parts {
+        for clause in &mut part.clauses {
+            for slot in slots(clause) {
+                if let Some(found) = visit(slot, &mut seen, target, schema) {
+                    return Some(found);
+                }
+            }
+        }
+    }
+    None
+}
+
+/// A crash site's name: the clause's shape, where a projection is one
+/// name whether it is a WITH or the final RETURN (an aggregate or DISTINCT
+/// crashes alike in either); what else it does (DISTINCT, ORDER BY, paging,
+/// a WHERE) stays.
+fn crash_site_name(clause: &Clause) -> String {
+    let shape = crate::constructs::clause_shape(clause);
+    if !matches!(clause, Clause::With(_) | Clause::Return(_)) {
+        return shape;
+    }
+    let rest = shape.split(',').filter(|c| !matches!(*c, "WITH" | "RETURN"));
+    std::iter::once("projection").chain(rest).collect::<Vec<_>>().join(",")
 }
 
 fn queries_of(case: &TestCase, group: &[Candidate]) -> Vec<CaseQuery> {
@@ -1503,6 +1655,49 @@ mod tests {
             guard_text(&apply(&inlined, &inlined, &directed).expect("applies")),
             "MATCH (a)-[]->(b) WITH *, count(*) AS c RETURN c AS c"
         );
+    }
+
+    /// Each property operand of an operator or function is made non-null
+    /// in turn (never one merely returned, or one coalesce already guards),
+    /// named by the operation and the operand's type.
+    #[test]
+    fn null_operands_are_pinned_one_at_a_time() {
+        use graphlancer_model::PropertyType;
+        let schema = graphlancer_model::Schema::generate(
+            &graphlancer_model::SchemaConfig::default(),
+            &mut graphlancer_model::derive_rng(0, &[0]),
+        );
+        let key = |ty| schema.keys.iter().find(|k| k.ty == ty).map(|k| k.name.clone()).expect("a key of the type");
+        let (s, i) = (key(PropertyType::String), key(PropertyType::Int));
+        let text = format!(
+            "MATCH (n0) WHERE ((('' + n0.{s})) STARTS WITH 'a') \
+             RETURN n0.{s} AS a0, coalesce(n0.{i}, 1) AS a1, abs(n0.{i}) AS a2"
+        );
+        let query = graphlancer_cypher::parse::parse(&text).expect("parses");
+        let pinned = |target| {
+            let mut q = query.clone();
+            pin_null_operand(&mut q, target, &schema).map(|kind| (kind, graphlancer_cypher::render(&q)))
+        };
+        let (kind, first) = pinned(0).expect("the + operand");
+        assert_eq!(kind, "op:+(null String)");
+        assert!(first.contains(&format!("('' + coalesce(n0.{s}, ''))")), "{first}");
+        let (kind, second) = pinned(1).expect("the abs operand");
+        assert_eq!(kind, "fn:abs(null Int)");
+        assert!(second.contains(&format!("abs(coalesce(n0.{i}, 0))")), "{second}");
+        assert_eq!(pinned(2), None);
+    }
+
+    #[test]
+    fn a_crash_in_a_projection_is_named_alike_in_a_with_and_a_return() {
+        let agg = Expr::aggregate("count", true, Expr::lit(Value::Int(0)));
+        let mut p = Projection::of(vec![(agg, "a".into())]);
+        assert_eq!(crash_site_name(&Clause::With(p.clone())), "projection");
+        assert_eq!(crash_site_name(&Clause::Return(p.clone())), "projection");
+        p.distinct = true;
+        assert_eq!(crash_site_name(&Clause::Return(p)), "projection,DISTINCT");
+        let pattern = PathPattern { name: None, start: node("a"), hops: Vec::new() };
+        let matched = Clause::Match { optional: false, patterns: vec![pattern], guard: None, predicate: None };
+        assert_eq!(crash_site_name(&matched), "MATCH");
     }
 
     #[test]

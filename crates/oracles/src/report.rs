@@ -105,7 +105,22 @@ pub struct Case {
     /// when it did not (a process died or hung once, for whatever reason).
     #[serde(default = "yes")]
     pub reproduced: bool,
+    /// Of the replays of the reduced case on a freshly loaded graph, how
+    /// many showed the finding and how many ran; fewer than all: flaky.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replays: Option<(u32, u32)>,
 }
+
+impl Case {
+    /// Whether the reduced case showed the finding in only some replays.
+    pub fn flaky(&self) -> bool {
+        self.replays.is_some_and(|(shown, runs)| shown < runs)
+    }
+}
+
+/// How many times `graphlancer replay` runs a flaky case before it says
+/// the case does not reproduce.
+pub const FLAKY_TRIES: u32 = 6;
 
 fn yes() -> bool {
     true
@@ -237,6 +252,7 @@ impl Case {
             self.original_graph.get_or_insert_with(|| self.graph.clone());
         }
         self.graph = r.graph;
+        self.replays = Some(r.replays);
         self.signature = r.finding.signature;
         self.summary = r.finding.summary;
         self.broken = r.finding.relation;
@@ -601,6 +617,15 @@ fn readme(case: &Case, dir: &Path) -> String {
             "**Not reproduced:** the engine process died or hung once, and the same query ran normally when \
              repeated. Either the fault depends on more than this query (memory, timing, earlier queries) or \
              something outside the engine stopped it.\n\n",
+        );
+    }
+    if let Some((shown, runs)) = case.replays.filter(|_| case.flaky()) {
+        let _ = writeln!(
+            s,
+            "**Flaky:** the reduced case showed this in {shown} of {runs} replays on a freshly loaded graph; \
+             the answers depend on more than the query and the graph (memory layout, timing). `graphlancer \
+             replay` tries up to {} times.\n",
+            crate::report::FLAKY_TRIES
         );
     }
     s.push_str("| engine | version | outcome |\n|---|---|---|\n");
