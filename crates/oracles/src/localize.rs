@@ -65,7 +65,7 @@ pub fn localize(
     if ret.star || ret.skip.is_some() || ret.limit.is_some() {
         return Ok(None);
     }
-    let mut prober = Prober { engines, exec, schema, pair, probes: 0 };
+    let mut prober = Prober { engines, exec, schema, pair, probes: 0, differing: None };
     let starts = match symptom {
         Symptom::Values => {
             let (Outcome::Rows(x), Outcome::Rows(y)) = answers else { return Ok(None) };
@@ -73,6 +73,7 @@ pub fn localize(
                 return Ok(None);
             };
             let prefix = part.clauses[..part.clauses.len() - 1].to_vec();
+            prober.differing = Some((column_of(x, j), column_of(y, j)));
             return match prober.descend(prefix, ret.items[j].0.clone())? {
                 Found::Culprit(c) => Ok(Some(c)),
                 Found::Rows => prober.rows(&part.clauses),
@@ -117,7 +118,7 @@ fn localize_union(
         if result_types(&alone, schema).is_err() {
             continue;
         }
-        let mut prober = Prober { engines: &mut *engines, exec, schema, pair, probes: 0 };
+        let mut prober = Prober { engines: &mut *engines, exec, schema, pair, probes: 0, differing: None };
         let Some((x, y)) = prober.answers(alone.clone())? else { continue };
         let symptom = if x.rows.len() != y.rows.len() {
             Symptom::RowCount
@@ -211,6 +212,9 @@ struct Prober<'a, 'e> {
     schema: &'a Schema,
     pair: (usize, usize),
     probes: usize,
+    /// The answers of the last probe that differed (or of the column a
+    /// descent starts from): the culprit's own values when it ends.
+    differing: Option<(ResultSet, ResultSet)>,
 }
 
 impl Prober<'_, '_> {
@@ -225,7 +229,10 @@ impl Prober<'_, '_> {
         self.probes += 1;
         Ok(match self.answers(query)? {
             Some((x, y)) if x.rows.len() != y.rows.len() => Probe::RowsDiffer,
-            Some((x, y)) if differs(&x, &y) => Probe::Differs,
+            Some((x, y)) if differs(&x, &y) => {
+                self.differing = Some((x, y));
+                Probe::Differs
+            }
             Some(_) => Probe::Same,
             None => Probe::Unanswered,
         })
@@ -449,6 +456,15 @@ impl Prober<'_, '_> {
         }
         let mut text = String::new();
         graphlancer_cypher::render::expr_into(&mut text, &culprit);
+        // Relationships, alone or in paths or lists, that differ only in
+        // which end is the start: one bug (an undirected match reporting
+        // traversal order) whichever value shows it.
+        if matches!(culprit, Expr::Variable(_) | Expr::List(_))
+            && let Some((x, y)) = &self.differing
+            && !differs(&oriented(x), &oriented(y))
+        {
+            return Ok(Found::Culprit(Culprit { kind: "rel-endpoints".into(), text }));
+        }
         Ok(Found::Culprit(Culprit { kind: kind_with_operands(&prefix, &culprit, self.schema), text }))
     }
 }
@@ -532,6 +548,31 @@ fn column_of(r: &ResultSet, j: usize) -> ResultSet {
         vec!["x".into()],
         r.rows.iter().map(|row| vec![row.get(j).cloned().unwrap_or(Value::Null)]).collect(),
     )
+}
+
+/// `r` with every relationship's ends in one order (the smaller first):
+/// what two answers share when they differ only in relationships' direction.
+fn oriented(r: &ResultSet) -> ResultSet {
+    fn orient(v: &Value) -> Value {
+        let rel = |r: &graphlancer_model::Relationship| {
+            let mut r = r.clone();
+            if r.start > r.end {
+                std::mem::swap(&mut r.start, &mut r.end);
+            }
+            r
+        };
+        match v {
+            Value::Relationship(r) => Value::Relationship(rel(r)),
+            Value::Path(p) => Value::Path(graphlancer_model::Path {
+                nodes: p.nodes.clone(),
+                relationships: p.relationships.iter().map(rel).collect(),
+            }),
+            Value::List(items) => Value::List(items.iter().map(orient).collect()),
+            Value::Map(m) => Value::Map(m.iter().map(|(k, v)| (k.clone(), orient(v))).collect()),
+            other => other.clone(),
+        }
+    }
+    ResultSet::new(r.columns.clone(), r.rows.iter().map(|row| row.iter().map(orient).collect()).collect())
 }
 
 /// Whether two one-column answers differ as bags.

@@ -550,6 +550,52 @@ fn localization_names_the_clause_behind_rows_a_grouping_return_parts() {
     }
 }
 
+/// A relationship returned alone or inside a path, its ends swapped on one
+/// engine (an undirected match reporting traversal order): one name.
+#[test]
+fn relationships_that_differ_only_in_direction_are_one_culprit_alone_or_in_a_path() {
+    use graphlancer_model::{Path, Relationship};
+    let schema = graphlancer_model::Schema::generate(
+        &graphlancer_model::SchemaConfig::default(),
+        &mut graphlancer_model::derive_rng(0, &[0]),
+    );
+    let rel = |start, end| Relationship {
+        rel_type: "T0".into(),
+        properties: [("gid".to_owned(), Value::Int(9))].into(),
+        start: Some(start),
+        end: Some(end),
+    };
+    let value = move |q: &str, right: bool| {
+        let r = if right { rel(1, 2) } else { rel(2, 1) };
+        let v = if q.contains("IS NULL") {
+            Value::Bool(false)
+        } else if q.contains("p0") {
+            Value::Path(Path { nodes: Vec::new(), relationships: vec![r] })
+        } else {
+            Value::Relationship(r)
+        };
+        Outcome::Rows(ResultSet::new(vec!["x".into()], vec![vec![v]]))
+    };
+    for text in ["MATCH (n0)-[r0]-(n1) RETURN r0 AS a0", "MATCH p0 = (n0)-[r0]-(n1) RETURN p0 AS a0"] {
+        let (good, _) = Fake::new("good", move |q| value(q, true));
+        let (bad, _) = Fake::new("bad", move |q| value(q, false));
+        let mut engines: Vec<Box<dyn Engine>> = vec![Box::new(good), Box::new(bad)];
+        let query = graphlancer_cypher::parse::parse(text).expect("parses");
+        let answers = (value(text, true), value(text, false));
+        let culprit = crate::localize::localize(
+            &mut engines,
+            &ExecOptions::default(),
+            &schema,
+            &query,
+            (&answers.0, &answers.1),
+            (0, 1),
+            crate::localize::Symptom::Values,
+        )
+        .expect("engines answer");
+        assert_eq!(culprit.map(|c| c.kind).as_deref(), Some("rel-endpoints"), "{text}");
+    }
+}
+
 #[test]
 fn engines_wrong_alike_by_the_reference_are_named_as_sharing_the_answer() {
     let two = || Outcome::Rows(ResultSet::new(vec!["x".into()], vec![vec![Value::Int(1)]; 2]));

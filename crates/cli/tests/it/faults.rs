@@ -208,6 +208,18 @@ fn a_wrong_answer_for_a_null_operand_is_one_signature_wherever_it_is_observed() 
     }
 }
 
+/// Kuzu 0.10.0 reports an undirected match's relationship with its ends in
+/// traversal order (0.11.3 right): a relationship returned alone and one in
+/// a path differ only in direction, one signature.
+#[test]
+fn relationships_in_traversal_order_are_one_signature_alone_or_in_a_path() {
+    for name in ["rel", "path"] {
+        let (dir, case) = reduced_fixture("rel-endpoints", name);
+        assert_eq!(case["signature"]["fault"]["expression"], "rel-endpoints", "{name}: {}", case["query"]);
+        replays(&dir, name);
+    }
+}
+
 /// A fixture's case, copied to a fresh folder and reduced again by
 /// `graphlancer reduce`: the folder and the case written.
 fn reduced_fixture(set: &str, name: &str) -> (tempfile::TempDir, serde_json::Value) {
