@@ -215,17 +215,27 @@ impl Reducer<'_> {
     fn reduce_in(&mut self, graph_too: bool, state: &mut State, run: &mut Run<'_>) -> Result<bool, EngineError> {
         // Whole clauses first, then the graph: every later candidate runs
         // faster on a small graph.
+        // After each phase, what was kept is run again on a freshly loaded
+        // graph: a candidate that showed the finding only thanks to what
+        // earlier candidates left in the engine's memory is undone then, not
+        // at the end with everything after it.
+        let mut verified = (state.group.clone(), state.graph.clone(), state.best.clone());
         self.queries(state, run, true)?;
+        self.checkpoint(state, run, &mut verified)?;
         if graph_too && !run.spent() {
             self.graph_of(state, run)?;
+            self.checkpoint(state, run, &mut verified)?;
         }
         self.queries(state, run, false)?;
+        self.checkpoint(state, run, &mut verified)?;
         if graph_too && !run.spent() {
             let before = state.graph.clone();
             self.graph_of(state, run)?;
+            self.checkpoint(state, run, &mut verified)?;
             if state.graph != before {
                 // A smaller graph may let more of the query go.
                 self.queries(state, run, false)?;
+                self.checkpoint(state, run, &mut verified)?;
             }
         }
         if state.best.is_none() {
@@ -252,6 +262,30 @@ impl Reducer<'_> {
         state.best = replay;
         self.name(state, run)?;
         Ok(true)
+    }
+
+    /// Keeps what the phases so far kept when it shows the finding on a
+    /// freshly loaded graph (`verified` becomes it), else goes back to
+    /// `verified`. Where a process died or hung there is no memory to
+    /// blame, and no check.
+    fn checkpoint(
+        &mut self,
+        state: &mut State,
+        run: &Run<'_>,
+        verified: &mut (Vec<Candidate>, Graph, Option<Shown>),
+    ) -> Result<(), EngineError> {
+        let unchanged = state.group == verified.0 && state.graph == verified.1;
+        if state.best.is_none() || unchanged || run.family.fault.is_process_fault() {
+            return Ok(());
+        }
+        self.load(&state.graph)?;
+        if self.trial_once(run, queries_of(run.case, &state.group))?.is_some() {
+            *verified = (state.group.clone(), state.graph.clone(), state.best.clone());
+        } else {
+            (state.group, state.graph, state.best) = verified.clone();
+            self.load(&state.graph)?;
+        }
+        Ok(())
     }
 
     /// The replay: a fresh load of the reduced graph, the reduced case on
