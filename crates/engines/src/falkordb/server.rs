@@ -48,6 +48,10 @@ impl ManagedServer {
             .arg(dir.path())
             .arg("--loadmodule")
             .arg(&module)
+            // One client sends one query at a time: more query threads sit
+            // idle, and OpenMP threads spin after each parallel section,
+            // taking the core another worker's engines need.
+            .args(["THREAD_COUNT", "1", "OMP_THREAD_COUNT", "1"])
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
