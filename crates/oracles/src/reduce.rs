@@ -340,8 +340,10 @@ impl Reducer<'_> {
                 return Ok(());
             }
             let mut pinned = query.ast.clone();
-            let Some(kind) = pin_null_operand(&mut pinned, target, schema) else { return Ok(()) };
-            if result_types(&pinned, schema).is_err() {
+            let Some(Pinned { kind, operand, prefix }) = pin_null_operand(&mut pinned, target, schema) else {
+                return Ok(());
+            };
+            if result_types(&pinned, schema).is_err() || !self.agree_on(run, &prefix, operand)? {
                 continue;
             }
             run.attempts += 1;
@@ -358,6 +360,31 @@ impl Reducer<'_> {
             }
         }
         Ok(())
+    }
+
+    /// Whether the pair of engines answer `prefix RETURN operand` alike:
+    /// an operand computed differently is a culprit of its own (found by
+    /// localization), not a null the operation around it mishandles.
+    fn agree_on(&mut self, run: &mut Run<'_>, prefix: &[Clause], operand: Expr) -> Result<bool, EngineError> {
+        let probe = crate::localize::returning(prefix, vec![(operand, "x".into())]);
+        let index = |name: &String| self.judge.names.iter().position(|n| n == name);
+        let engines = &run.family.engines;
+        let (Some(a), Some(b)) = (engines.first().and_then(index), engines.get(1).and_then(index)) else {
+            return Ok(false);
+        };
+        if result_types(&probe, self.judge.schema).is_err() {
+            return Ok(false);
+        }
+        run.attempts += 1;
+        let answers = outcomes(self.engines, &[CaseQuery::new("probe", probe, None)], self.exec)?;
+        let Some(answers) = answers.first() else { return Ok(false) };
+        Ok(match (&answers[a], &answers[b]) {
+            (Outcome::Rows(x), Outcome::Rows(y)) => matches!(
+                graphlancer_model::compare(x, y, &graphlancer_model::RowOrder::Bag, Default::default()),
+                graphlancer_model::Comparison::Equal
+            ),
+            _ => false,
+        })
     }
 
     /// For a crash: the first clause after which the query, cut there and
@@ -717,6 +744,16 @@ pub fn outcomes(
         .collect()
 }
 
+/// An operand made non-null by [`pin_null_operand`].
+struct Pinned {
+    /// The operation's kind and the operand's type, `op:+(null String)`.
+    kind: String,
+    /// The operand as it was.
+    operand: Expr,
+    /// The clauses whose rows the operand is evaluated over.
+    prefix: Vec<Clause>,
+}
+
 /// Makes the `target`-th operand of an operator or function in `query`
 /// non-null, `coalesce(x, v)` with `v` a value of the operand's type
 /// (operations outermost first, so in `trim(n.k) + ''` the `+`'s operand
@@ -724,10 +761,15 @@ pub fn outcomes(
 /// type (`op:+(null String)`), or none when there are not that many.
 /// Literals are never pinned; an operand whose type the checker cannot
 /// tell (a variable of a list comprehension) neither.
-fn pin_null_operand(query: &mut Query, target: usize, schema: &graphlancer_model::Schema) -> Option<String> {
+fn pin_null_operand(query: &mut Query, target: usize, schema: &graphlancer_model::Schema) -> Option<Pinned> {
     use graphlancer_cypher::types::Ty;
     /// Counts operands in order, and pins the `target`-th.
-    fn visit(e: &mut Expr, seen: &mut usize, target: usize, type_of: &dyn Fn(&Expr) -> Option<Ty>) -> Option<String> {
+    fn visit(
+        e: &mut Expr,
+        seen: &mut usize,
+        target: usize,
+        type_of: &dyn Fn(&Expr) -> Option<Ty>,
+    ) -> Option<(String, Expr)> {
         let operation = matches!(e, Expr::Binary(..))
             || matches!(e, Expr::Function(name, _) if !name.eq_ignore_ascii_case("coalesce"));
         if operation {
@@ -745,8 +787,9 @@ fn pin_null_operand(query: &mut Query, target: usize, schema: &graphlancer_model
                     _ => continue,
                 };
                 if *seen == target {
-                    *child = Expr::Function("coalesce".into(), vec![child.clone(), Expr::lit(value)]);
-                    return Some(format!("{kind}(null {ty:?})"));
+                    let operand = child.clone();
+                    *child = Expr::Function("coalesce".into(), vec![operand.clone(), Expr::lit(value)]);
+                    return Some((format!("{kind}(null {ty:?})"), operand));
                 }
                 *seen += 1;
             }
@@ -777,8 +820,8 @@ fn pin_null_operand(query: &mut Query, target: usize, schema: &graphlancer_model
                     .flatten(),
             };
             for slot in slots(clause) {
-                if let Some(found) = visit(slot, &mut seen, target, &type_of) {
-                    return Some(found);
+                if let Some((kind, operand)) = visit(slot, &mut seen, target, &type_of) {
+                    return Some(Pinned { kind, operand, prefix });
                 }
             }
         }
@@ -1764,7 +1807,7 @@ mod tests {
         let query = graphlancer_cypher::parse::parse(&text).expect("parses");
         let pinned = |target| {
             let mut q = query.clone();
-            pin_null_operand(&mut q, target, &schema).map(|kind| (kind, graphlancer_cypher::render(&q)))
+            pin_null_operand(&mut q, target, &schema).map(|p| (p.kind, graphlancer_cypher::render(&q)))
         };
         let expected = [
             ("op:STARTS WITH(null String)", format!("coalesce((trim(n0.{s}) + ''), '') STARTS WITH")),
