@@ -153,7 +153,10 @@ impl Signature {
     pub fn same_kind(&self, judged: &Signature) -> bool {
         self.oracle == judged.oracle
             && match self.fault {
-                Fault::Culprit { .. } => matches!(judged.fault, Fault::Values { .. } | Fault::RowCount),
+                // A row of nulls against no row is localized as rows are.
+                Fault::Culprit { .. } => {
+                    matches!(judged.fault, Fault::Values { .. } | Fault::RowCount | Fault::NullForNothing)
+                }
                 _ => self.family().fault == judged.family().fault,
             }
     }
@@ -223,6 +226,13 @@ mod tests {
         let r2 = Fault::Refused { engine: "a".into(), message: "b:x".into() };
         assert_eq!(r1.to_string(), r2.to_string());
         assert_ne!(r1, r2);
+        // A localized finding is recognized in the judgement of a replay,
+        // whichever kind of difference that judgement names.
+        let culprit = Signature { fault: Fault::Culprit { expression: "rows-after(MATCH)".into() }, ..d.clone() };
+        for fault in [Fault::RowCount, Fault::NullForNothing, Fault::Values { columns: "agg:min".into() }] {
+            assert!(culprit.recognizes(&Signature { fault, ..d.clone() }));
+        }
+        assert!(!culprit.recognizes(&Signature { fault: Fault::Order, ..d.clone() }));
         let json = serde_json::to_string(&d).expect("serializes");
         assert_eq!(serde_json::from_str::<Signature>(&json).expect("parses"), d);
     }
