@@ -195,8 +195,14 @@ impl FalkorDb {
         self.conn
             .set_read_timeout(Some(RESTORE_TIMEOUT))
             .map_err(|e| EngineError::Load { engine: ENGINE, detail: format!("cannot bound GRAPH.DELETE: {e}") })?;
-        // Deleting a key that does not exist is an error FalkorDB may report; it is harmless.
-        let _: redis::RedisResult<redis::Value> = redis::cmd("GRAPH.DELETE").arg(GRAPH_KEY).query(&mut self.conn);
+        // Deleting a key that does not exist is an error FalkorDB may report;
+        // it is harmless. No answer at all is not: the connection would read
+        // that late answer as the next command's.
+        if let Err(e) = redis::cmd("GRAPH.DELETE").arg(GRAPH_KEY).query::<redis::Value>(&mut self.conn)
+            && !is_server_error(&e)
+        {
+            return Err(EngineError::Load { engine: ENGINE, detail: format!("GRAPH.DELETE: {e}") });
+        }
         self.identities.clear();
         self.catalog = Catalog::default();
         let Some(graph) = self.graph.clone() else { return Ok(()) };
@@ -288,17 +294,18 @@ impl FalkorDb {
     /// Puts the graph back; a managed server that died meanwhile (between
     /// queries, or while the graph was being restored) gets one restart.
     fn restore_or_restart(&mut self) -> Result<(), EngineError> {
-        match (self.restore(), self.server.as_mut()) {
-            (Ok(()), _) => Ok(()),
-            (Err(_), Some(server)) => {
-                server.restart()?;
-                self.address = server.address();
-                self.conn = open_connection(&self.address)?;
-                self.row_cap = None;
-                self.restore()
-            }
-            (Err(e), None) => Err(e),
+        let mut result = self.restore();
+        // A managed server that cannot take the graph back is started again;
+        // twice, as a machine loaded for a moment can make one restart slow.
+        for _ in 0..2 {
+            let (Err(_), Some(server)) = (&result, self.server.as_mut()) else { break };
+            server.restart()?;
+            self.address = server.address();
+            self.conn = open_connection(&self.address)?;
+            self.row_cap = None;
+            result = self.restore();
         }
+        result
     }
 
     /// After the connection broke: bring a server back, reload, and say what happened.
