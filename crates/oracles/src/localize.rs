@@ -130,20 +130,38 @@ fn localize_union(
         return localize(engines, exec, schema, &alone, (&Outcome::Rows(x), &Outcome::Rows(y)), pair, symptom);
     }
     // No part differs alone: the UNION's own merging of equal rows is what
-    // differs, a DISTINCT over the parts' columns.
-    match query.parts.first().and_then(|p| p.clauses.split_last()) {
-        Some((Clause::Return(r), before)) if !query.union_all => Ok(Some(Culprit {
-            kind: format!("rows-after({})", distinct_name(before, &r.items, schema)),
-            text: graphlancer_cypher::render(query),
-        })),
-        _ => Ok(None),
+    // differs, a DISTINCT over the parts' columns. A column is named by what
+    // its parts compute, a constant only where every part returns one (a
+    // `RETURN 0 AS a0` part beside paths merges paths all the same).
+    if query.union_all {
+        return Ok(None);
     }
-}
-
-/// A DISTINCT over `items` (after `before`), named by its keys' kinds as
-/// every merging of rows by keys is ([`Prober::shape`]).
-fn distinct_name(before: &[Clause], items: &[(Expr, String)], schema: &Schema) -> String {
-    format!("grouping,keys:{}", keys(before, items.iter().map(|(e, _)| e), schema))
+    let mut columns: Vec<Vec<String>> = Vec::new();
+    for part in &query.parts {
+        let Some((Clause::Return(r), before)) = part.clauses.split_last() else { return Ok(None) };
+        for (i, (e, _)) in r.items.iter().enumerate() {
+            let kind = kind_with_operands(before, e, schema);
+            match columns.get_mut(i) {
+                Some(kinds) => kinds.push(kind),
+                None => columns.push(vec![kind]),
+            }
+        }
+    }
+    let named: Vec<String> = columns
+        .into_iter()
+        .map(|mut kinds| {
+            if kinds.iter().any(|k| !k.starts_with("literal")) {
+                kinds.retain(|k| !k.starts_with("literal"));
+            }
+            kinds.sort();
+            kinds.dedup();
+            kinds.join("|")
+        })
+        .collect();
+    Ok(Some(Culprit {
+        kind: format!("rows-after(grouping,keys:{})", named.join(";")),
+        text: graphlancer_cypher::render(query),
+    }))
 }
 
 /// Grouping or DISTINCT keys by their kinds, `;` between them.

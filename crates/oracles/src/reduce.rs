@@ -759,8 +759,8 @@ struct Pinned {
 /// (operations outermost first, so in `trim(n.k) + ''` the `+`'s operand
 /// `trim(n.k)` comes before `n.k`); the operation's kind and the operand's
 /// type (`op:+(null String)`), or none when there are not that many.
-/// Literals are never pinned; an operand whose type the checker cannot
-/// tell (a variable of a list comprehension) neither.
+/// Literals are never pinned, nor what a write stores, nor an operand whose
+/// type the checker cannot tell (a variable of a list comprehension).
 fn pin_null_operand(query: &mut Query, target: usize, schema: &graphlancer_model::Schema) -> Option<Pinned> {
     use graphlancer_cypher::types::Ty;
     /// Counts operands in order, and pins the `target`-th.
@@ -800,6 +800,13 @@ fn pin_null_operand(query: &mut Query, target: usize, schema: &graphlancer_model
     for part in &mut query.parts {
         let before = part.clauses.clone();
         for (i, clause) in part.clauses.iter_mut().enumerate() {
+            // A value a write stores or merges on decides what later clauses
+            // see: pinning it would change the query, not the operation's
+            // handling of a null (a MERGE whose rows then create different
+            // relationships hid FalkorDB's MERGE bug behind an `=`).
+            if clause.is_write() {
+                continue;
+            }
             // The rows an expression of clause i sees: the clauses before
             // it, and a MATCH's own pattern for its WHERE.
             let mut prefix = before[..i].to_vec();
