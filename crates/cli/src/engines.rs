@@ -172,7 +172,7 @@ pub(crate) fn settings(specs: &[String], json: bool) -> Result<ExitCode> {
         }));
     }
     if json {
-        println!("{}", serde_json::to_string_pretty(&entries)?);
+        say!("{}", serde_json::to_string_pretty(&entries)?)?;
         return Ok(ExitCode::SUCCESS);
     }
     let mut t = String::new();
@@ -184,7 +184,7 @@ pub(crate) fn settings(specs: &[String], json: bool) -> Result<ExitCode> {
     for (engine, name, why) in graphlancer_engines::settings::LEFT_OUT {
         let _ = writeln!(t, "{engine} {name}: {why}");
     }
-    print!("{t}");
+    say_raw!("{t}")?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -193,7 +193,7 @@ pub(crate) fn run(specs: &[String], json: bool) -> Result<ExitCode> {
     let entries = if specs.is_empty() { listing() } else { check(specs) };
     let failed = !specs.is_empty() && entries.iter().any(|e| !e.status.starts_with("ready"));
     if json {
-        println!("{}", serde_json::to_string_pretty(&entries)?);
+        say!("{}", serde_json::to_string_pretty(&entries)?)?;
     } else {
         let mut t = String::new();
         for e in &entries {
@@ -203,7 +203,7 @@ pub(crate) fn run(specs: &[String], json: bool) -> Result<ExitCode> {
             }
             let _ = writeln!(t, "    {}", e.status);
         }
-        print!("{t}");
+        say_raw!("{t}")?;
     }
     Ok(if failed { ExitCode::from(2) } else { ExitCode::SUCCESS })
 }

@@ -14,6 +14,20 @@ use graphlancer_engines::host::{HostCommand, serve};
 use graphlancer_engines::{EngineSpec, ExecOptions, OpenOptions, Outcome};
 use graphlancer_model::{Graph, GraphConfig, Language, ScriptDialect, creation_script, generate};
 
+/// `println!` and `print!` that return the write's error instead of
+/// panicking: a reader that closes standard output early (`| head`) ends
+/// the command with an error line, not a panic.
+macro_rules! say {
+    ($($arg:tt)*) => {
+        std::io::Write::write_fmt(&mut std::io::stdout().lock(), format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
+macro_rules! say_raw {
+    ($($arg:tt)*) => {
+        std::io::Write::write_fmt(&mut std::io::stdout().lock(), format_args!($($arg)*))
+    };
+}
+
 mod coverage;
 mod engines;
 mod generate;
@@ -414,9 +428,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Generate { generate: args, coverage: true, engines, json, .. } => {
             let table = coverage::measure(&args, &engines, Duration::from_secs(10))?;
             if json {
-                println!("{}", serde_json::to_string_pretty(&table)?);
+                say!("{}", serde_json::to_string_pretty(&table)?)?;
             } else {
-                print!("{}", table.markdown());
+                say_raw!("{}", table.markdown())?;
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -433,18 +447,19 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let v =
                 generate::validity(&args, &g, db.as_mut(), ExecOptions { timeout, ..ExecOptions::default() }, json)?;
             if json {
-                println!("{}", serde_json::to_string_pretty(&v)?);
+                say!("{}", serde_json::to_string_pretty(&v)?)?;
             } else {
-                print!("{}", generate::report(&v));
+                say_raw!("{}", generate::report(&v))?;
             }
             Ok(ExitCode::SUCCESS)
         }
         Command::Run(args) => run::run(args),
         Command::Merge { out, inputs } => merge::merge(&out, &inputs),
-        Command::Report { out } => report::write(&out).map(|page| {
-            println!("{}", page.display());
-            ExitCode::SUCCESS
-        }),
+        Command::Report { out } => {
+            let page = report::write(&out)?;
+            say!("{}", page.display())?;
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Tck { dir, engine, filter, failures, json, timeout } => {
             tck::run(&dir, &engine, filter.as_deref(), failures, json, timeout)
         }
@@ -461,7 +476,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 let engines = if engines.is_empty() { vec!["grafeo".into(), "falkordb".into()] } else { engines };
                 let count = usize::try_from(queries).context("--queries is too large")?;
                 for row in generate::bench_reference(&engines, count, seed)? {
-                    println!("{}", serde_json::to_string(&row)?);
+                    say!("{}", serde_json::to_string(&row)?)?;
                 }
                 Ok(ExitCode::SUCCESS)
             }

@@ -82,11 +82,11 @@ pub(crate) fn merge(out: &Path, inputs: &[PathBuf]) -> Result<ExitCode> {
     total.findings = store.findings().iter().map(|(k, v)| (k.to_string(), v.display().to_string())).collect();
     total.unfinished_reports = Vec::new();
     write_summary(out, &total)?;
-    println!(
+    say!(
         "merged {} campaigns ({} queries): {new} findings, and {duplicates} folders counted as their duplicates · {}",
         inputs.len(),
         total.queries,
         out.join("findings").display()
-    );
+    )?;
     Ok(ExitCode::SUCCESS)
 }

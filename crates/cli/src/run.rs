@@ -255,9 +255,9 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
         crate::junit::write(path, &summary)?;
     }
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&summary)?);
+        say!("{}", serde_json::to_string_pretty(&summary)?)?;
     } else {
-        print!("{}", describe(&summary, &args.out));
+        say_raw!("{}", describe(&summary, &args.out))?;
     }
     Ok(if summary.findings_new + summary.findings_duplicate > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
@@ -426,26 +426,26 @@ pub(crate) fn replay(dir: &Path, timeout: Duration) -> Result<ExitCode> {
         verdict = oracle(case.oracle).judge(&judge, &case_queries, &outcomes);
         if matches!(&verdict, Verdict::Finding(f) if case.signature.recognizes(&f.signature)) {
             if tries > 1 {
-                println!("flaky case: shown on try {attempt} of at most {tries}");
+                say!("flaky case: shown on try {attempt} of at most {tries}")?;
             }
             break;
         }
     }
     match verdict {
         Verdict::Finding(f) if case.signature.recognizes(&f.signature) => {
-            println!("reproduces: {}", f.summary);
+            say!("reproduces: {}", f.summary)?;
             Ok(ExitCode::SUCCESS)
         }
         Verdict::Finding(f) => {
-            println!("does not reproduce as recorded: now {}, recorded {}", f.signature, case.signature);
+            say!("does not reproduce as recorded: now {}, recorded {}", f.signature, case.signature)?;
             Ok(ExitCode::from(1))
         }
         Verdict::Skip(reason) => {
-            println!("does not reproduce: the case cannot be judged now ({reason})");
+            say!("does not reproduce: the case cannot be judged now ({reason})")?;
             Ok(ExitCode::from(1))
         }
         Verdict::Pass => {
-            println!("does not reproduce: the {} oracle finds nothing wrong now", case.oracle);
+            say!("does not reproduce: the {} oracle finds nothing wrong now", case.oracle)?;
             Ok(ExitCode::from(1))
         }
     }
@@ -483,7 +483,7 @@ pub(crate) fn reduce(dir: &Path, timeout: Duration, limits: Limits) -> Result<Ex
         }
     }
     let Some(found) = found else {
-        println!("does not reproduce: nothing to reduce (graphlancer replay {} says more)", dir.display());
+        say!("does not reproduce: nothing to reduce (graphlancer replay {} says more)", dir.display())?;
         return Ok(ExitCode::from(1));
     };
     let started = std::time::Instant::now();
@@ -507,7 +507,7 @@ pub(crate) fn reduce(dir: &Path, timeout: Duration, limits: Limits) -> Result<Ex
     }
     case.reduction = if reduction.finished { ReductionState::Finished } else { ReductionState::Unfinished };
     rewrite(dir, &case)?;
-    println!(
+    say!(
         "{} in {:.1} s ({} candidates): query {} → {} characters, graph {} → {} entities\n{}",
         if reduction.finished { "reduced to a fixpoint" } else { "reduction stopped at its limits" },
         started.elapsed().as_secs_f64(),
@@ -517,7 +517,7 @@ pub(crate) fn reduce(dir: &Path, timeout: Duration, limits: Limits) -> Result<Ex
         before.1,
         case.graph.nodes.len() + case.graph.relationships.len(),
         case.query
-    );
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -596,7 +596,7 @@ pub(crate) fn bisect(dir: &Path, family: &str, replace: Option<&str>, timeout: D
         Ok(shown)
     };
     if !shows(&versions[k])? {
-        println!("does not reproduce on {family}@{own}: nothing to bisect");
+        say!("does not reproduce on {family}@{own}: nothing to bisect")?;
         return Ok(ExitCode::from(1));
     }
     let (first, last_not) = if shows(&versions[0])? {
@@ -632,12 +632,12 @@ pub(crate) fn bisect(dir: &Path, family: &str, replace: Option<&str>, timeout: D
         fixed_in: fixed,
         cannot_start: unusable,
     };
-    println!(
+    say!(
         "{family}: first shown by {}{}{}",
         versions[first],
         b.last_not_showing.as_ref().map_or_else(|| " (the oldest release)".to_owned(), |v| format!(", not by {v}")),
         b.fixed_in.as_ref().map_or_else(String::new, |v| format!("; gone in {v}"))
-    );
+    )?;
     case.bisection = Some(b);
     rewrite(dir, &case)?;
     Ok(ExitCode::SUCCESS)
@@ -735,9 +735,9 @@ pub(crate) fn bench_overhead(queries: u64, seed: u64, repeat: u32) -> Result<Exi
         queries_run = summary.queries;
     }
     let share = (best_campaign - best_bare) / best_campaign.max(1e-9);
-    println!(
+    say!(
         "campaign: {queries_run} queries in {best_campaign:.2} s (crashes and hangs left out) · bare client, the same {replayed} queries and their graph loads: {best_bare:.2} s · best of {repeat} each · graphlancer's own share: {:.1}%",
         100.0 * share
-    );
+    )?;
     Ok(ExitCode::SUCCESS)
 }

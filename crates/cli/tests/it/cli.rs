@@ -166,3 +166,22 @@ fn a_server_that_accepts_and_never_answers_is_a_bounded_clear_error() {
     assert!(said.contains("cannot reach falkordb"), "{said}");
     drop(held);
 }
+
+/// A reader that closes standard output before graphlancer writes (`| head`)
+/// ends the command with an error line and exit 2, not a panic.
+#[test]
+fn a_closed_standard_output_is_an_error_not_a_panic() {
+    for args in [&["engines"][..], &["graph", "--format", "cypher"][..]] {
+        let (reader, writer) = std::io::pipe().expect("a pipe");
+        drop(reader);
+        let o = std::process::Command::new(crate::binary())
+            .args(args)
+            .stdout(writer)
+            .stderr(std::process::Stdio::piped())
+            .output()
+            .expect("graphlancer runs");
+        let err = crate::stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("Broken pipe") && !err.contains("panicked"), "{args:?}: {err}");
+    }
+}
