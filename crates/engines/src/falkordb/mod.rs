@@ -292,7 +292,8 @@ impl FalkorDb {
     }
 
     /// Puts the graph back; a managed server that died meanwhile (between
-    /// queries, or while the graph was being restored) gets one restart.
+    /// queries, or while the graph was being restored) is restarted, at
+    /// most twice.
     fn restore_or_restart(&mut self) -> Result<(), EngineError> {
         let mut result = self.restore();
         // A managed server that cannot take the graph back is started again;
@@ -328,7 +329,7 @@ impl FalkorDb {
         }
         self.conn = open_connection(&self.address)?;
         self.row_cap = None;
-        self.restore()?;
+        self.restore_or_restart()?;
         self.overhead.restarted(t.elapsed());
         Ok(if timed_out && !message.contains("server exited") {
             Outcome::Timeout { after_ms: millis(timeout) }
