@@ -168,7 +168,7 @@ impl Reducer<'_> {
         // A finding the case shows only now and then (answers that depend
         // on memory layout): every candidate gets several tries, or one
         // unlucky run would stop the reduction early.
-        if !family.fault.is_process_fault() {
+        if !family.fault.is_process_fault() && !crate::interrupt::stopping() {
             let queries = queries_of(case, &state.group);
             for _ in 1..REPLAYS {
                 if self.trial_once(&run, queries.clone())?.is_none() {
@@ -275,7 +275,9 @@ impl Reducer<'_> {
         verified: &mut (Vec<Candidate>, Graph, Option<Shown>),
     ) -> Result<(), EngineError> {
         let unchanged = state.group == verified.0 && state.graph == verified.1;
-        if state.best.is_none() || unchanged || run.family.fault.is_process_fault() {
+        // Stopping (SIGINT, SIGTERM): the final replay still checks what is kept.
+        let stopping = crate::interrupt::stopping();
+        if state.best.is_none() || unchanged || stopping || run.family.fault.is_process_fault() {
             return Ok(());
         }
         // A flaky finding gets its tries here too, each on a fresh load: one
@@ -303,7 +305,8 @@ impl Reducer<'_> {
     /// count is kept in `state.replays`).
     fn replay(&mut self, state: &mut State, run: &mut Run<'_>) -> Result<Option<Shown>, EngineError> {
         let queries = queries_of(run.case, &state.group);
-        let runs = if run.family.fault.is_process_fault() { 1 } else { REPLAYS };
+        // A stopping campaign (SIGINT, SIGTERM) replays once: it must end soon.
+        let runs = if run.family.fault.is_process_fault() || crate::interrupt::stopping() { 1 } else { REPLAYS };
         let mut first = None;
         let mut shown = 0;
         for _ in 0..runs {
