@@ -412,7 +412,7 @@ pub(crate) fn replay(dir: &Path, timeout: Duration) -> Result<ExitCode> {
     let judge = JudgeCx { names: &names, schema: &case.graph.schema };
     // A flaky case (it showed in only some replays when it was reduced) is
     // run until it shows, at most FLAKY_TRIES times, each on a fresh load.
-    let tries = if case.flaky() { graphlancer_oracles::report::FLAKY_TRIES } else { 1 };
+    let tries = case.tries();
     let mut verdict = Verdict::Pass;
     for attempt in 1..=tries {
         for e in &mut engines {
@@ -471,9 +471,8 @@ pub(crate) fn reduce(dir: &Path, timeout: Duration, limits: Limits) -> Result<Ex
     let judge = JudgeCx { names: &names, schema: &graph.schema };
     let o = oracle(case.oracle);
     // A flaky case gets as many tries as `replay` gives it.
-    let tries = if case.flaky() { graphlancer_oracles::report::FLAKY_TRIES } else { 1 };
     let mut found = None;
-    for _ in 0..tries {
+    for _ in 0..case.tries() {
         let outcomes = graphlancer_oracles::reduce::outcomes(&mut engines, &test_case.queries, &exec)?;
         if let Verdict::Finding(f) = o.judge(&judge, &test_case, &outcomes)
             && case.signature.same_family(&f.signature)

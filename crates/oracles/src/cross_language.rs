@@ -106,7 +106,7 @@ impl Oracle for CrossLanguage {
 mod tests {
     use graphlancer_engines::{ErrorClass, Outcome};
     use graphlancer_gremlin::ast::{Direction, Source, Step, Traversal};
-    use graphlancer_model::{ResultSet, Schema, Value};
+    use graphlancer_model::{ResultSet, Value};
 
     use super::*;
 
@@ -122,8 +122,7 @@ mod tests {
             vec![CaseQuery::gremlin("source", t, false), CaseQuery::new("cypher", cy.query, None)],
         );
         let names = vec!["grafeo".to_owned()];
-        let schema =
-            Schema::generate(&graphlancer_model::SchemaConfig::default(), &mut graphlancer_model::derive_rng(0, &[0]));
+        let schema = crate::tests::schema();
         CrossLanguage.judge(&JudgeCx { names: &names, schema: &schema }, &case, &[vec![gremlin], vec![cypher]])
     }
 

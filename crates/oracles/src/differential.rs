@@ -173,7 +173,7 @@ fn differing_columns(a: &ResultSet, b: &ResultSet, kinds: &[String]) -> String {
 mod tests {
     use graphlancer_cypher::ast::{Clause, Expr, Projection, Query, SingleQuery};
     use graphlancer_engines::{ErrorClass, Outcome};
-    use graphlancer_model::{ResultSet, Schema, Value};
+    use graphlancer_model::{ResultSet, Value};
 
     use crate::crash::Crash;
     use crate::oracle::{CaseQuery, Finding, JudgeCx, Oracle, TestCase, Verdict};
@@ -202,8 +202,7 @@ mod tests {
 
     fn judge(oracle: &dyn Oracle, names: &[&str], case: &TestCase, outcomes: &[Outcome]) -> Verdict {
         let names: Vec<String> = names.iter().map(|s| (*s).to_owned()).collect();
-        let schema =
-            Schema::generate(&graphlancer_model::SchemaConfig::default(), &mut graphlancer_model::derive_rng(0, &[0]));
+        let schema = crate::tests::schema();
         oracle.judge(&JudgeCx { names: &names, schema: &schema }, case, &[outcomes.to_vec()])
     }
 

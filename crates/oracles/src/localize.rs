@@ -593,7 +593,7 @@ fn oriented(r: &ResultSet) -> ResultSet {
     ResultSet::new(r.columns.clone(), r.rows.iter().map(|row| row.iter().map(orient).collect()).collect())
 }
 
-/// Whether two one-column answers differ as bags.
-fn differs(a: &ResultSet, b: &ResultSet) -> bool {
+/// Whether two answers differ as bags.
+pub(crate) fn differs(a: &ResultSet, b: &ResultSet) -> bool {
     matches!(compare(a, b, &RowOrder::Bag, Tolerance::default()), Comparison::Differ(_))
 }

@@ -364,10 +364,9 @@ impl Reducer<'_> {
             }
             run.attempts += 1;
             let queries = vec![CaseQuery::new(&query.role, pinned, query.order_columns.clone())];
-            let outcomes = outcomes(self.engines, &queries, self.exec)?;
+            let (_, outcomes, verdict) = self.judged(run, queries)?;
             let answered = outcomes.iter().flatten().all(|o| matches!(o, Outcome::Rows(_)));
-            let trial = TestCase { relation: run.case.relation.clone(), queries, delta: run.case.delta };
-            if answered && !matches!(self.oracle.judge(self.judge, &trial, &outcomes), Verdict::Finding(_)) {
+            if answered && !matches!(verdict, Verdict::Finding(_)) {
                 if let Some((_, _, finding)) = state.best.as_mut() {
                     finding.signature.fault = Fault::Culprit { expression: format!("null-operand:{kind}") };
                     finding.signature.shape = None;
@@ -389,11 +388,7 @@ impl Reducer<'_> {
     /// localization), not a null the operation around it mishandles.
     fn agree_on(&mut self, run: &mut Run<'_>, prefix: &[Clause], operand: Expr) -> Result<bool, EngineError> {
         let probe = crate::localize::returning(prefix, vec![(operand, "x".into())]);
-        let index = |name: &String| self.judge.names.iter().position(|n| n == name);
-        let engines = &run.family.engines;
-        let (Some(a), Some(b)) = (engines.first().and_then(index), engines.get(1).and_then(index)) else {
-            return Ok(false);
-        };
+        let Some((a, b)) = self.pair(&run.family.engines) else { return Ok(false) };
         if result_types(&probe, self.judge.schema).is_err() {
             return Ok(false);
         }
@@ -401,12 +396,15 @@ impl Reducer<'_> {
         let answers = outcomes(self.engines, &[CaseQuery::new("probe", probe, None)], self.exec)?;
         let Some(answers) = answers.first() else { return Ok(false) };
         Ok(match (&answers[a], &answers[b]) {
-            (Outcome::Rows(x), Outcome::Rows(y)) => matches!(
-                graphlancer_model::compare(x, y, &graphlancer_model::RowOrder::Bag, Default::default()),
-                graphlancer_model::Comparison::Equal
-            ),
+            (Outcome::Rows(x), Outcome::Rows(y)) => !crate::localize::differs(x, y),
             _ => false,
         })
+    }
+
+    /// The positions among the engines of a pair finding's two engines.
+    fn pair(&self, engines: &[String]) -> Option<(usize, usize)> {
+        let index = |name: &String| self.judge.names.iter().position(|n| n == name);
+        Some((index(engines.first()?)?, index(engines.get(1)?)?))
     }
 
     /// For a crash: the first clause after which the query, cut there and
@@ -442,13 +440,9 @@ impl Reducer<'_> {
         let mut clause = clauses[at].clone();
         // An OPTIONAL MATCH that crashes as a plain MATCH too crashes in
         // the matching both share: one name for both.
-        if let Clause::Match { optional: true, patterns, guard, predicate } = &clause {
-            let plain = Clause::Match {
-                optional: false,
-                patterns: patterns.clone(),
-                guard: guard.clone(),
-                predicate: predicate.clone(),
-            };
+        let mut plain = clause.clone();
+        if let Clause::Match { optional: optional @ true, .. } = &mut plain {
+            *optional = false;
             let mut cut: Vec<Clause> = clauses[..at].to_vec();
             cut.push(plain.clone());
             let cut = crate::localize::returning(&cut, constant());
@@ -484,12 +478,7 @@ impl Reducer<'_> {
         if !paired {
             return Ok(());
         }
-        let index = |name: &String| self.judge.names.iter().position(|n| n == name);
-        let (Some(a), Some(b)) =
-            (finding.signature.engines.first().and_then(index), finding.signature.engines.get(1).and_then(index))
-        else {
-            return Ok(());
-        };
+        let Some((a, b)) = self.pair(&finding.signature.engines) else { return Ok(()) };
         let (Some(query), Some(answers)) = (case.queries.first(), outcomes.first()) else { return Ok(()) };
         let culprit = crate::localize::localize(
             self.engines,
@@ -716,12 +705,24 @@ impl Reducer<'_> {
 
     /// One run of `queries` on every engine, judged.
     fn trial_once(&mut self, run: &Run<'_>, queries: Vec<CaseQuery>) -> Result<Option<Shown>, EngineError> {
-        let outcomes = outcomes(self.engines, &queries, self.exec)?;
-        let trial = TestCase { relation: run.case.relation.clone(), queries, delta: run.case.delta };
-        Ok(match self.oracle.judge(self.judge, &trial, &outcomes) {
+        let (trial, outcomes, verdict) = self.judged(run, queries)?;
+        Ok(match verdict {
             Verdict::Finding(f) if f.signature.family() == run.family => Some((trial, outcomes, f)),
             _ => None,
         })
+    }
+
+    /// `queries` run once on every engine, as the run's case, and the
+    /// oracle's verdict on them.
+    fn judged(
+        &mut self,
+        run: &Run<'_>,
+        queries: Vec<CaseQuery>,
+    ) -> Result<(TestCase, Vec<Vec<Outcome>>, Verdict), EngineError> {
+        let outcomes = outcomes(self.engines, &queries, self.exec)?;
+        let trial = TestCase { relation: run.case.relation.clone(), queries, delta: run.case.delta };
+        let verdict = self.oracle.judge(self.judge, &trial, &outcomes);
+        Ok((trial, outcomes, verdict))
     }
 }
 
@@ -832,17 +833,13 @@ fn pin_null_operand(query: &mut Query, target: usize, schema: &graphlancer_model
             // The rows an expression of clause i sees: the clauses before
             // it, and a MATCH's own pattern for its WHERE.
             let mut prefix = before[..i].to_vec();
-            if let Clause::Match { optional, patterns, guard, .. } = &before[i] {
-                let (optional, patterns, guard) = (*optional, patterns.clone(), guard.clone());
-                prefix.push(Clause::Match { optional, patterns, guard, predicate: None });
+            let mut own = before[i].clone();
+            if let Clause::Match { predicate, .. } = &mut own {
+                *predicate = None;
+                prefix.push(own);
             }
             let type_of = |x: &Expr| match x {
-                Expr::Property(_, key) => schema.key_type(key).map(|t| match t {
-                    graphlancer_model::PropertyType::Int => Ty::Int,
-                    graphlancer_model::PropertyType::Float => Ty::Float,
-                    graphlancer_model::PropertyType::String => Ty::String,
-                    graphlancer_model::PropertyType::Bool => Ty::Bool,
-                }),
+                Expr::Property(_, key) => schema.key_type(key).map(Ty::of_property),
                 _ => result_types(&crate::localize::returning(&prefix, vec![(x.clone(), "x".into())]), schema)
                     .ok()
                     .and_then(|t| t.into_iter().next())
@@ -1823,10 +1820,7 @@ mod tests {
     #[test]
     fn null_operands_are_pinned_one_at_a_time_outermost_first() {
         use graphlancer_model::PropertyType;
-        let schema = graphlancer_model::Schema::generate(
-            &graphlancer_model::SchemaConfig::default(),
-            &mut graphlancer_model::derive_rng(0, &[0]),
-        );
+        let schema = crate::tests::schema();
         let key = |ty| schema.keys.iter().find(|k| k.ty == ty).map(|k| k.name.clone()).expect("a key of the type");
         let (s, i) = (key(PropertyType::String), key(PropertyType::Int));
         let text = format!(

@@ -116,6 +116,12 @@ impl Case {
     pub fn flaky(&self) -> bool {
         self.replays.is_some_and(|(shown, runs)| shown < runs)
     }
+
+    /// How many runs `graphlancer replay` and `reduce` give the case before
+    /// saying it does not reproduce: [`FLAKY_TRIES`] when flaky, else one.
+    pub fn tries(&self) -> u32 {
+        if self.flaky() { FLAKY_TRIES } else { 1 }
+    }
 }
 
 /// How many times `graphlancer replay` runs a flaky case before it says

@@ -81,7 +81,7 @@ impl Oracle for SettingsOracle {
 #[cfg(test)]
 mod tests {
     use graphlancer_cypher::ast::{Clause, Expr, Projection, Query, SingleQuery};
-    use graphlancer_model::{ResultSet, Schema, Value};
+    use graphlancer_model::{ResultSet, Value};
 
     use super::*;
     use crate::oracle::{CaseQuery, Finding};
@@ -96,8 +96,7 @@ mod tests {
             .iter()
             .map(|a| Outcome::Rows(ResultSet::new(vec!["x".into()], vec![vec![Value::Int(*a)]])))
             .collect();
-        let schema =
-            Schema::generate(&graphlancer_model::SchemaConfig::default(), &mut graphlancer_model::derive_rng(0, &[0]));
+        let schema = crate::tests::schema();
         SettingsOracle.judge(&JudgeCx { names: &names, schema: &schema }, &case, &[outcomes])
     }
 

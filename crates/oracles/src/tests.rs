@@ -15,6 +15,15 @@ use crate::report::{ReductionState, ReportStore, read_case};
 
 type Answer = dyn FnMut(&str) -> Outcome + Send;
 
+/// The schema of seed 0 with the default configuration, for tests that
+/// need one and do not care which.
+pub(crate) fn schema() -> graphlancer_model::Schema {
+    graphlancer_model::Schema::generate(
+        &graphlancer_model::SchemaConfig::default(),
+        &mut graphlancer_model::derive_rng(0, &[0]),
+    )
+}
+
 /// An engine that answers with a closure and remembers what it was sent.
 struct Fake {
     name: String,
@@ -393,10 +402,7 @@ fn localization_descends_to_the_deepest_differing_part() {
     let (good, _) = Fake::new("good", move |q| answer(q, true));
     let (bad, sent) = Fake::new("bad", move |q| answer(q, false));
     let mut engines: Vec<Box<dyn Engine>> = vec![Box::new(good), Box::new(bad)];
-    let schema = graphlancer_model::Schema::generate(
-        &graphlancer_model::SchemaConfig::default(),
-        &mut graphlancer_model::derive_rng(0, &[0]),
-    );
+    let schema = schema();
     use crate::localize::{Culprit, Symptom, localize};
     let locate =
         |engines: &mut Vec<Box<dyn Engine>>, text: &str, answers: (Outcome, Outcome), symptom| -> Option<Culprit> {
@@ -444,10 +450,7 @@ fn localization_descends_to_the_deepest_differing_part() {
 /// read; and a RETURN that alone parts them is named.
 #[test]
 fn localization_names_the_clause_behind_rows_a_grouping_return_parts() {
-    let schema = graphlancer_model::Schema::generate(
-        &graphlancer_model::SchemaConfig::default(),
-        &mut graphlancer_model::derive_rng(0, &[0]),
-    );
+    let schema = schema();
     use crate::localize::{Symptom, localize};
     // Two engines answering by `answer(right, query)`: the right one and the wrong one.
     let locate = |answer: fn(bool, &str) -> Outcome, text: &str, answers: (Outcome, Outcome), symptom| {
@@ -555,10 +558,7 @@ fn localization_names_the_clause_behind_rows_a_grouping_return_parts() {
 #[test]
 fn relationships_that_differ_only_in_direction_are_one_culprit_alone_or_in_a_path() {
     use graphlancer_model::{Path, Relationship};
-    let schema = graphlancer_model::Schema::generate(
-        &graphlancer_model::SchemaConfig::default(),
-        &mut graphlancer_model::derive_rng(0, &[0]),
-    );
+    let schema = schema();
     let rel = |start, end| Relationship {
         rel_type: "T0".into(),
         properties: [("gid".to_owned(), Value::Int(9))].into(),
@@ -624,10 +624,7 @@ fn engines_wrong_alike_by_the_reference_are_named_as_sharing_the_answer() {
 #[test]
 fn a_set_writes_only_keys_every_table_of_its_entity_has() {
     use graphlancer_model::{LabelDef, RelTypeDef};
-    let mut schema = graphlancer_model::Schema::generate(
-        &graphlancer_model::SchemaConfig::default(),
-        &mut graphlancer_model::derive_rng(0, &[0]),
-    );
+    let mut schema = schema();
     schema.labels = vec![
         LabelDef { name: "L0".into(), keys: vec!["k0".into()] },
         LabelDef { name: "L1".into(), keys: vec!["k0".into(), "k1".into()] },

@@ -456,14 +456,13 @@ mod tests {
 #[cfg(test)]
 mod traversal_tests {
     use graphlancer_gremlin::ast::{Direction, Source, Step, Traversal};
-    use graphlancer_model::{Graph, GraphNode, GraphRelationship, Schema};
+    use graphlancer_model::{Graph, GraphNode, GraphRelationship};
 
     use super::traversal_estimate;
 
     /// A hub with `n` spokes: one vertex every other points at.
     fn star(n: i64) -> Graph {
-        let mut schema =
-            Schema::generate(&graphlancer_model::SchemaConfig::default(), &mut graphlancer_model::derive_rng(0, &[0]));
+        let mut schema = crate::tests::schema();
         schema.labels.truncate(1);
         let label = schema.labels[0].name.clone();
         let t = schema.rel_types[0].name.clone();
