@@ -69,6 +69,10 @@ enum Command {
         engine: String,
         #[command(flatten)]
         graph: GraphArgs,
+        /// Load the (reduced) graph of this finding's folder instead of a
+        /// generated one: for trying variants of a report's query.
+        #[arg(long, value_name = "DIR", conflicts_with_all = ["seed", "nodes", "rels"])]
+        case: Option<std::path::PathBuf>,
         /// Per-query timeout, e.g. 10s or 500ms.
         #[arg(long, default_value = "10s", value_parser = parse_duration)]
         timeout: Duration,
@@ -394,21 +398,26 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Exec { engine, graph, timeout, json, language, queries } => {
+        Command::Exec { engine, graph, case, timeout, json, language, queries } => {
             let spec: EngineSpec = engine.parse()?;
             let mut db = graphlancer_engines::open(&spec, &open_options()?)?;
             speaks(db.as_ref(), language)?;
-            let g = graph.generate(graph_limits(db.dialect(), language)?)?;
+            let (g, source) = match &case {
+                Some(dir) => {
+                    let case = graphlancer_oracles::report::read_case(&dir.join("case.json"))?;
+                    (case.graph, format!("graph of {}", dir.display()))
+                }
+                None => (graph.generate(graph_limits(db.dialect(), language)?)?, format!("graph seed {}", graph.seed)),
+            };
             db.load(&g)?;
             let opts = ExecOptions { timeout, language, ..ExecOptions::default() };
             let mut out = std::io::stdout().lock();
             if !json {
                 writeln!(
                     out,
-                    "{} {} · graph seed {} · {} nodes, {} relationships",
+                    "{} {} · {source} · {} nodes, {} relationships",
                     db.name(),
                     db.version(),
-                    graph.seed,
                     g.nodes.len(),
                     g.relationships.len()
                 )?;

@@ -562,7 +562,7 @@ impl Campaign {
         config.graph.validate().map_err(|e| CampaignError::Config(e.to_string()))?;
         config.generator.validate().map_err(|e| CampaignError::Config(e.to_string()))?;
         std::fs::create_dir_all(&config.out)
-            .map_err(|e| CampaignError::Report(ReportError::Io { path: config.out.clone(), source: e }))?;
+            .map_err(|e| CampaignError::Report(ReportError::Io { path: config.out.clone(), error: e }))?;
         let store = match store {
             Some(shared) => shared,
             None => Arc::new(Mutex::new(ReportStore::open(&config.out)?)),
@@ -1206,7 +1206,7 @@ pub fn write_summary(out: &std::path::Path, s: &Summary) -> Result<(), CampaignE
     let aside = out.join(".summary.json.writing");
     std::fs::write(&aside, serde_json::to_string_pretty(s).expect("summaries serialize") + "\n")
         .and_then(|()| std::fs::rename(&aside, &path))
-        .map_err(|e| CampaignError::Report(ReportError::Io { path, source: e }))
+        .map_err(|e| CampaignError::Report(ReportError::Io { path, error: e }))
 }
 
 /// Two workers' timelines as one, on a grid of whole seconds from their

@@ -332,12 +332,13 @@ fn surface(rows: &mut Vec<Vec<Value>>, mut first: Vec<Vec<Value>>) {
 #[derive(Debug, thiserror::Error)]
 pub enum ReportError {
     /// A file could not be read or written.
-    #[error("{path}: {source}")]
+    // The error is in the message, not a `source`: `{:#}` would say it twice.
+    #[error("{path}: {error}")]
     Io {
         /// The file.
         path: PathBuf,
         /// What failed.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// A finding folder whose case.json does not parse.
     #[error("damaged report {path}: {detail}")]
@@ -350,7 +351,7 @@ pub enum ReportError {
 }
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> ReportError + '_ {
-    move |source| ReportError::Io { path: path.to_owned(), source }
+    move |error| ReportError::Io { path: path.to_owned(), error }
 }
 
 /// Reads a `case.json`.
@@ -530,7 +531,7 @@ fn occurrences(dir: &Path) -> Result<u64, ReportError> {
     let path = dir.join("occurrences");
     match std::fs::read_to_string(&path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(1),
-        Err(e) => Err(ReportError::Io { path, source: e }),
+        Err(e) => Err(ReportError::Io { path, error: e }),
         Ok(text) => text.trim().parse::<u64>().map_err(|e| ReportError::Damaged {
             path: path.clone(),
             detail: format!("occurrences is not a count: {e}"),

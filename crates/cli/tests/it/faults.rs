@@ -239,6 +239,49 @@ fn what_a_union_merges_and_what_a_merge_stores_are_named_by_the_bug() {
     }
 }
 
+/// The guards that keep engines of different semantics comparable (Kuzu's
+/// uniqueness by id, FalkorDB's folding of parallel relationships) go from a
+/// reduced case where no engine's answer changes without them, and stay
+/// where one would.
+#[test]
+fn a_guard_goes_only_where_no_engine_answers_differently_without_it() {
+    let (dir, case) = reduced_fixture("guards", "kuzu-id");
+    let query = case["query"].as_str().expect("query");
+    assert!(!query.contains("id(r"), "{query}");
+    assert!(query.contains("SET r0.k0"), "{query}");
+    replays(&dir, "kuzu-id");
+
+    let (dir, case) = reduced_fixture("guards", "falkordb-used");
+    assert_eq!(case["query"], "MATCH (n0)-[r0:T1]->(n1)-[r1:T0]->(n2) RETURN [r1] AS a0");
+    assert_eq!(case["signature"]["fault"]["expression"], "list(Entity)");
+    replays(&dir, "falkordb-used");
+
+    let (dir, case) = reduced_fixture("guards", "kept");
+    let query = case["query"].as_str().expect("query");
+    assert!(query.contains("(r1 IS NOT NULL)"), "{query}");
+    replays(&dir, "kept");
+    // Without that guard an engine answers differently (Grafeo: a row).
+    let bare = query.replace("(r1 IS NOT NULL) AND ", "");
+    assert_ne!(bare, query);
+    let answers = |q: &str| {
+        ["grafeo", "falkordb"].map(|engine| {
+            let o = crate::graphlancer(&[
+                "exec",
+                "--engine",
+                engine,
+                "--case",
+                dir.path().to_str().expect("utf-8"),
+                "--json",
+                q,
+            ]);
+            assert_eq!(o.status.code(), Some(0), "{}", crate::stderr(&o));
+            let line: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON line");
+            line["result"].clone()
+        })
+    };
+    assert_ne!(answers(query), answers(&bare), "{bare}");
+}
+
 /// A fixture's case, copied to a fresh folder and reduced again by
 /// `graphlancer reduce`: the folder and the case written.
 fn reduced_fixture(set: &str, name: &str) -> (tempfile::TempDir, serde_json::Value) {
