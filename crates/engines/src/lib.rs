@@ -190,6 +190,27 @@ pub enum EngineError {
     },
 }
 
+/// `f` on every engine at once, the results in the engines' order. Engines
+/// here are separate processes or servers (or share nothing in-process), so
+/// a pair answers in the time of the slower engine, not of both together.
+pub fn on_each<R: Send>(engines: &mut [Box<dyn Engine>], f: impl Fn(&mut dyn Engine) -> R + Sync + Send) -> Vec<R> {
+    use rayon::prelude::*;
+    // An engine host or server restarted inside a call is killed when the
+    // thread that started it ends (`process::owned`): the calls run on
+    // threads that live as long as graphlancer, never on one made for the
+    // call. Waiting for answers takes no core, so the pool is not sized by
+    // the cores: enough for several workers' engines at once.
+    static POOL: std::sync::OnceLock<Option<rayon::ThreadPool>> = std::sync::OnceLock::new();
+    let pool = POOL.get_or_init(|| {
+        rayon::ThreadPoolBuilder::new().num_threads(16).thread_name(|i| format!("engine-{i}")).build().ok()
+    });
+    match pool {
+        Some(pool) if engines.len() > 1 => pool.install(|| engines.par_iter_mut().map(|e| f(e.as_mut())).collect()),
+        // One engine (or no pool: threads could not be made): on this thread.
+        _ => engines.iter_mut().map(|e| f(e.as_mut())).collect(),
+    }
+}
+
 /// A duration in whole milliseconds, saturating.
 pub(crate) fn millis(d: Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
@@ -219,6 +240,27 @@ pub fn may_write_in(query: &str, language: Language) -> bool {
 
 #[cfg(test)]
 mod tests {
+    /// Each engine's call starts before the other's ends: each waits, up to
+    /// ten seconds, for both to have started, which one after the other
+    /// never see.
+    #[test]
+    fn every_engine_is_asked_at_once() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let mut engines: Vec<Box<dyn super::Engine>> =
+            vec![Box::new(super::reference::Reference::default()), Box::new(super::reference::Reference::default())];
+        let started = AtomicUsize::new(0);
+        let answers = super::on_each(&mut engines, |e| {
+            started.fetch_add(1, Ordering::SeqCst);
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+            while started.load(Ordering::SeqCst) < 2 && std::time::Instant::now() < deadline {
+                std::thread::yield_now();
+            }
+            (started.load(Ordering::SeqCst), e.name().to_owned())
+        });
+        assert!(answers.iter().all(|(seen, name)| *seen == 2 && name == "reference"), "{answers:?}");
+        assert_eq!(answers.len(), 2);
+    }
+
     #[test]
     fn write_detection_errs_towards_yes() {
         assert!(super::may_write("MATCH (n) DETACH DELETE n"));

@@ -702,8 +702,8 @@ impl Campaign {
                 used.extend(query.features.iter().copied());
 
                 let source = CaseQuery::source(&query);
-                let (outcomes, waited) = self.execute_all(&source)?;
-                engine_time += waited.iter().sum::<Duration>();
+                let (outcomes, waited, wall) = self.execute_all(&source)?;
+                engine_time += wall;
                 s.queries += 1;
                 count_all(&mut s, &outcomes, &waited, &source.text);
                 count_agreement(&mut s, &outcomes, &source.row_order());
@@ -770,8 +770,8 @@ impl Campaign {
                                     all.push(outcomes.clone());
                                     continue;
                                 }
-                                let (o, waited) = self.execute_all(q)?;
-                                engine_time += waited.iter().sum::<Duration>();
+                                let (o, waited, wall) = self.execute_all(q)?;
+                                engine_time += wall;
                                 s.followup_queries += 1;
                                 count_all(&mut s, &o, &waited, &q.text);
                                 all.push(o);
@@ -1073,8 +1073,8 @@ impl Campaign {
         used.extend(g.traversal.step_names());
         let length = g.traversal.size();
         let source = CaseQuery::gremlin("source", g.traversal, g.ordered);
-        let (outcomes, waited) = self.execute_all(&source)?;
-        *engine_time += waited.iter().sum::<Duration>();
+        let (outcomes, waited, wall) = self.execute_all(&source)?;
+        *engine_time += wall;
         s.queries += 1;
         count_all(s, &outcomes, &waited, &source.text);
         let non_empty = outcomes[0].rows().is_some_and(|r| !r.rows.is_empty());
@@ -1141,7 +1141,7 @@ impl Campaign {
         &self.sent
     }
 
-    fn execute_all(&mut self, q: &CaseQuery) -> Result<(Vec<Outcome>, Vec<Duration>), CampaignError> {
+    fn execute_all(&mut self, q: &CaseQuery) -> Result<(Vec<Outcome>, Vec<Duration>, Duration), CampaignError> {
         self.execute_with(q, self.config.exec)
     }
 
@@ -1156,46 +1156,55 @@ impl Campaign {
         let mut outcomes = Vec::with_capacity(case.queries.len());
         let mut longest = Duration::ZERO;
         for q in &case.queries {
-            let (o, waited) = self.execute_with(q, exec)?;
-            *engine_time += waited.iter().sum::<Duration>();
+            let (o, waited, wall) = self.execute_with(q, exec)?;
+            *engine_time += wall;
             longest = longest.max(waited.iter().copied().max().unwrap_or_default());
             outcomes.push(o);
         }
         Ok((outcomes, longest))
     }
 
+    /// `q` on every engine at once under `exec`: the outcomes, each
+    /// engine's time, and the wall time they took together.
     fn execute_with(
         &mut self,
         q: &CaseQuery,
         exec: ExecOptions,
-    ) -> Result<(Vec<Outcome>, Vec<Duration>), CampaignError> {
+    ) -> Result<(Vec<Outcome>, Vec<Duration>, Duration), CampaignError> {
         let mut outcomes = Vec::with_capacity(self.engines.len());
         let mut waited = Vec::with_capacity(self.engines.len());
         let exec = ExecOptions { language: q.language(), ..exec };
-        for (e, overhead) in self.engines.iter_mut().zip(&mut self.overheads) {
-            let text = q.text_for(e.as_ref());
+        let started = Instant::now();
+        let answers = graphlancer_engines::on_each(&mut self.engines, |e| {
             let t = Instant::now();
-            let outcome = e.execute_generated(&text, q.cypher_ast(), &exec)?;
-            let took = t.elapsed();
-            let o = e.take_overhead();
+            let outcome = e.execute_generated(&q.text_for(e), q.cypher_ast(), &exec);
+            (outcome, t.elapsed(), e.take_overhead())
+        });
+        let wall = started.elapsed();
+        // The wall time is shared out in proportion to each engine's own
+        // time, so that the parts of a campaign's time add up to its length.
+        let own: f64 = answers.iter().map(|(_, took, _)| took.as_secs_f64()).sum();
+        let share = if own > 0.0 { wall.as_secs_f64() / own } else { 0.0 };
+        for ((outcome, took, o), overhead) in answers.into_iter().zip(&mut self.overheads) {
+            let outcome = outcome?;
             overhead.add(o);
             let answering = took.saturating_sub(o.restore_time + o.restart_time).as_secs_f64();
             if matches!(outcome, Outcome::Timeout { .. }) {
-                self.time.timeouts += answering;
+                self.time.timeouts += answering * share;
             } else {
-                self.time.queries += answering;
+                self.time.queries += answering * share;
             }
-            self.time.restores += o.restore_time.as_secs_f64();
-            self.time.restarts += o.restart_time.as_secs_f64();
+            self.time.restores += o.restore_time.as_secs_f64() * share;
+            self.time.restarts += o.restart_time.as_secs_f64() * share;
             outcomes.push(outcome);
             waited.push(took);
         }
         let text = &q.text;
         if self.config.record {
             let disrupted = outcomes.iter().any(|o| matches!(o, Outcome::Crash { .. } | Outcome::Timeout { .. }));
-            self.sent.push(Sent::Query { text: text.to_owned(), elapsed: waited.iter().sum(), disrupted });
+            self.sent.push(Sent::Query { text: text.to_owned(), elapsed: wall, disrupted });
         }
-        Ok((outcomes, waited))
+        Ok((outcomes, waited, wall))
     }
 }
 

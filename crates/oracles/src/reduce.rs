@@ -804,7 +804,9 @@ pub fn outcomes(
         .iter()
         .map(|q| {
             let exec = ExecOptions { language: q.language(), ..*exec };
-            engines.iter_mut().map(|e| e.execute_generated(&q.text_for(e.as_ref()), q.cypher_ast(), &exec)).collect()
+            graphlancer_engines::on_each(engines, |e| e.execute_generated(&q.text_for(e), q.cypher_ast(), &exec))
+                .into_iter()
+                .collect()
         })
         .collect()
 }

@@ -76,3 +76,35 @@ fn answers_over_the_row_cap_are_not_kept() {
     let fits = engine.execute("UNWIND range(1, 1000) AS x RETURN x", &opts).expect("runs");
     assert_eq!(rows(fits).rows.len(), 1000);
 }
+
+/// A pair of engines is asked at once; a host that crashed is started
+/// again inside that call and must outlive it (a host started on a thread
+/// made for one call was killed when the thread ended, so every later
+/// query of the campaign was a crash).
+#[test]
+fn a_host_restarted_while_engines_answer_at_once_keeps_answering() {
+    let mut engines: Vec<Box<dyn Engine>> = (0..2)
+        .map(|_| {
+            Box::new(HostedEngine::grafeo("grafeo".into(), grafeo_host()).expect("host starts")) as Box<dyn Engine>
+        })
+        .collect();
+    let g = graph(4, 25, 40);
+    for e in &mut engines {
+        e.load(&g).expect("loads");
+    }
+    let crashed =
+        graphlancer_engines::on_each(&mut engines, |e| e.execute("graphlancer-test:panic", &ExecOptions::default()));
+    assert!(crashed.iter().all(|o| matches!(o, Ok(Outcome::Crash { .. }))), "{crashed:?}");
+    for _ in 0..3 {
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        let counts = graphlancer_engines::on_each(&mut engines, |e| {
+            e.execute("MATCH (n) RETURN count(n)", &ExecOptions::default())
+        });
+        for outcome in counts {
+            assert_eq!(rows(outcome.expect("reachable")).scalar(), Some(&Value::Int(25)));
+        }
+    }
+    for e in &mut engines {
+        assert_eq!(e.take_overhead().restarts, 1, "started again once, after the panic");
+    }
+}
