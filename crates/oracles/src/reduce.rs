@@ -239,6 +239,10 @@ impl Reducer<'_> {
                 self.checkpoint(state, run, &mut verified)?;
             }
         }
+        if !run.spent() {
+            self.unguard(state, run)?;
+            self.checkpoint(state, run, &mut verified)?;
+        }
         if state.best.is_none() {
             // Nothing smaller shows the finding: the case is its own
             // fixpoint, and it is still named (a difference between a pair
@@ -528,7 +532,13 @@ impl Reducer<'_> {
             }
         }
         'improve: loop {
-            for edit in edits(&state.group[0]).into_iter().filter(|e| !coarse || coarse_edit(e)) {
+            // Between engines of different semantics the guards go last, in
+            // `unguard`: an edit after a guard went could remove what kept
+            // the guard from mattering (a FalkorDB relationship used nowhere
+            // else folds), and the answers would differ by semantics.
+            let free = run.guards;
+            let allowed = |e: &Edit| (!coarse || coarse_edit(e)) && (free || !is_guard_edit(e));
+            for edit in edits(&state.group[0]).into_iter().filter(allowed) {
                 if run.spent() {
                     return Ok(());
                 }
@@ -540,12 +550,33 @@ impl Reducer<'_> {
                 if !self.admissible(&group) {
                     continue;
                 }
-                let kept = if is_guard_edit(&edit) && !run.guards {
-                    self.attempt_unchanged(state, run, group)?
-                } else {
-                    self.attempt(state, run, group)?
+                if self.attempt(state, run, group)? {
+                    continue 'improve;
+                }
+            }
+            return Ok(());
+        }
+    }
+
+    /// The last edits of a reduction between engines of different
+    /// semantics: guard conjuncts, each dropped only where no engine's
+    /// answer changes without it. Nothing is edited after them, so what
+    /// made a guard filter nothing stays in the query.
+    fn unguard(&mut self, state: &mut State, run: &mut Run<'_>) -> Result<(), EngineError> {
+        if run.guards || state.group[0].traversal.is_some() {
+            return Ok(());
+        }
+        'improve: loop {
+            for edit in edits(&state.group[0]).into_iter().filter(is_guard_edit) {
+                if run.spent() {
+                    return Ok(());
+                }
+                let Some(group) =
+                    state.group.iter().map(|c| apply(&state.group[0], c, &edit)).collect::<Option<Vec<_>>>()
+                else {
+                    continue;
                 };
-                if kept {
+                if self.admissible(&group) && self.attempt_unchanged(state, run, group)? {
                     continue 'improve;
                 }
             }
