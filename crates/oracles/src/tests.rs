@@ -658,3 +658,55 @@ fn workers_timelines_add_up_on_a_grid_of_seconds() {
     assert_eq!((at(1.0), at(2.0), at(4.0), at(9.0)), (Some(15), Some(25), Some(70), Some(80)));
     assert!(a.timeline.windows(2).all(|w| w[0].seconds < w[1].seconds && w[0].queries <= w[1].queries));
 }
+
+/// Between engines of different semantics a guard goes after every other
+/// edit. Here engine `b` folds relationships used nowhere but their
+/// pattern (as FalkorDB does) and engine `a` has a bug (`1 AS` makes a
+/// row too many). Dropping the guard first, while `r0` is still returned,
+/// changes no answer; but removing `r0 AS x` after it would leave only the
+/// folding to differ, and the reduction would end on a difference of
+/// semantics with no bug in it.
+#[test]
+fn a_guard_goes_last_so_no_later_edit_turns_the_finding_into_a_difference_of_semantics() {
+    use crate::oracle::{CaseQuery, Oracle, TestCase, Verdict};
+    use graphlancer_cypher::ast::Clause;
+    let rows = |n: usize| Outcome::Rows(ResultSet::new(vec!["y".into()], vec![vec![Value::Int(1)]; n]));
+    // Two rows where a relationship is matched, one otherwise.
+    let matched = |q: &str| if q.contains("-[") { 2 } else { 1 };
+    let (a, _) = Fake::new("a", move |q| rows(matched(q) + usize::from(q.contains("-[") && q.contains("1 AS"))));
+    let (b, _) = Fake::new("b", move |q| rows(if q.matches("r0").count() >= 2 { matched(q) } else { 1 }));
+    let mut engines: Vec<Box<dyn Engine>> = vec![Box::new(a), Box::new(b)];
+    let mut query =
+        graphlancer_cypher::parse::parse("MATCH (n0)-[r0]->(n1) WHERE r0 IS NOT NULL RETURN r0 AS x, 1 AS y")
+            .expect("parses");
+    if let Clause::Match { guard, predicate, .. } = &mut query.parts[0].clauses[0] {
+        *guard = predicate.take();
+    }
+    let case =
+        TestCase { relation: "differential".into(), queries: vec![CaseQuery::new("query", query, None)], delta: None };
+    let names = vec!["a".to_owned(), "b".to_owned()];
+    let schema = schema();
+    let judge = crate::oracle::JudgeCx { names: &names, schema: &schema };
+    let graph = graphlancer_model::generate(1, &GraphConfig { nodes: 4, relationships: 4, ..GraphConfig::default() })
+        .expect("a graph");
+    let exec = ExecOptions::default();
+    let outcomes = crate::reduce::outcomes(&mut engines, &case.queries, &exec).expect("answers");
+    let Verdict::Finding(finding) = crate::differential::Differential.judge(&judge, &case, &outcomes) else {
+        panic!("the case shows a difference")
+    };
+    let mut reducer = crate::reduce::Reducer {
+        engines: &mut engines,
+        oracle: &crate::differential::Differential,
+        judge: &judge,
+        exec: &exec,
+        limits: crate::reduce::Limits::default(),
+        set_keys_on_every_table: false,
+        graph: &graph,
+    };
+    let reduction = reducer.reduce(&case, &finding.signature.family()).expect("reduces");
+    let reduced = reduction.reduced.expect("something smaller shows it");
+    let text = &reduced.case.queries[0].text;
+    assert!(text.contains("1 AS"), "the bug went: {text}");
+    assert!(text.contains("(r0 IS NOT NULL)"), "the guard went although the answers then differ: {text}");
+    assert!(!text.contains("r0 AS"), "{text}");
+}
