@@ -531,14 +531,37 @@ impl Reducer<'_> {
                 ),
             }
         }
+        // Between engines of different semantics the guards go last, in
+        // `unguard`: an edit after a guard went could remove what kept the
+        // guard from mattering (a FalkorDB relationship used nowhere else
+        // folds), and the answers would differ by semantics.
+        let free = run.guards;
+        self.edits_to_fixpoint(state, run, |e| (!coarse || coarse_edit(e)) && (free || !is_guard_edit(e)), false)
+    }
+
+    /// The last edits of a reduction between engines of different
+    /// semantics: guard conjuncts, each dropped only where no engine's
+    /// answer changes without it. Nothing is edited after them, so what
+    /// made a guard filter nothing stays in the query.
+    fn unguard(&mut self, state: &mut State, run: &mut Run<'_>) -> Result<(), EngineError> {
+        if run.guards || state.group[0].traversal.is_some() {
+            return Ok(());
+        }
+        self.edits_to_fixpoint(state, run, is_guard_edit, true)
+    }
+
+    /// The `allowed` edits of the source, made to the whole group, until
+    /// none keeps the finding (with `same_answers`, none keeps every
+    /// engine's answers as they were).
+    fn edits_to_fixpoint(
+        &mut self,
+        state: &mut State,
+        run: &mut Run<'_>,
+        allowed: impl Fn(&Edit) -> bool,
+        same_answers: bool,
+    ) -> Result<(), EngineError> {
         'improve: loop {
-            // Between engines of different semantics the guards go last, in
-            // `unguard`: an edit after a guard went could remove what kept
-            // the guard from mattering (a FalkorDB relationship used nowhere
-            // else folds), and the answers would differ by semantics.
-            let free = run.guards;
-            let allowed = |e: &Edit| (!coarse || coarse_edit(e)) && (free || !is_guard_edit(e));
-            for edit in edits(&state.group[0]).into_iter().filter(allowed) {
+            for edit in edits(&state.group[0]).into_iter().filter(|e| allowed(e)) {
                 if run.spent() {
                     return Ok(());
                 }
@@ -550,33 +573,12 @@ impl Reducer<'_> {
                 if !self.admissible(&group) {
                     continue;
                 }
-                if self.attempt(state, run, group)? {
-                    continue 'improve;
-                }
-            }
-            return Ok(());
-        }
-    }
-
-    /// The last edits of a reduction between engines of different
-    /// semantics: guard conjuncts, each dropped only where no engine's
-    /// answer changes without it. Nothing is edited after them, so what
-    /// made a guard filter nothing stays in the query.
-    fn unguard(&mut self, state: &mut State, run: &mut Run<'_>) -> Result<(), EngineError> {
-        if run.guards || state.group[0].traversal.is_some() {
-            return Ok(());
-        }
-        'improve: loop {
-            for edit in edits(&state.group[0]).into_iter().filter(is_guard_edit) {
-                if run.spent() {
-                    return Ok(());
-                }
-                let Some(group) =
-                    state.group.iter().map(|c| apply(&state.group[0], c, &edit)).collect::<Option<Vec<_>>>()
-                else {
-                    continue;
+                let kept = if same_answers {
+                    self.attempt_unchanged(state, run, group)?
+                } else {
+                    self.attempt(state, run, group)?
                 };
-                if self.admissible(&group) && self.attempt_unchanged(state, run, group)? {
+                if kept {
                     continue 'improve;
                 }
             }
@@ -586,15 +588,7 @@ impl Reducer<'_> {
 
     /// Runs `group` unless it ran before; keeps it when the finding holds.
     fn attempt(&mut self, state: &mut State, run: &mut Run<'_>, group: Vec<Candidate>) -> Result<bool, EngineError> {
-        let queries = queries_of(run.case, &group);
-        if !run.tried.insert(queries.iter().map(|q| q.text.clone()).collect::<Vec<_>>().join("\n")) {
-            return Ok(false);
-        }
-        run.attempts += 1;
-        let Some(found) = self.trial(run, queries)? else { return Ok(false) };
-        state.group = group;
-        state.best = Some(found);
-        Ok(true)
+        self.attempt_against(state, run, group, None)
     }
 
     /// [`Self::attempt`] for a group without a guard conjunct, kept only
@@ -618,13 +612,25 @@ impl Reducer<'_> {
                 outcomes(self.engines, &queries_of(run.case, &state.group), self.exec)?
             }
         };
+        self.attempt_against(state, run, group, Some(&before))
+    }
+
+    /// [`Self::attempt`], and where `before` is given, only when every
+    /// engine's answers equal those.
+    fn attempt_against(
+        &mut self,
+        state: &mut State,
+        run: &mut Run<'_>,
+        group: Vec<Candidate>,
+        before: Option<&[Vec<Outcome>]>,
+    ) -> Result<bool, EngineError> {
         let queries = queries_of(run.case, &group);
         if !run.tried.insert(queries.iter().map(|q| q.text.clone()).collect::<Vec<_>>().join("\n")) {
             return Ok(false);
         }
         run.attempts += 1;
         let Some(found) = self.trial(run, queries)? else { return Ok(false) };
-        if !same_answers(&before, &found.1) {
+        if before.is_some_and(|before| !same_answers(before, &found.1)) {
             return Ok(false);
         }
         state.group = group;
