@@ -914,12 +914,15 @@ fn pin_null_operand(query: &mut Query, target: usize, schema: &graphlancer_model
     let mut seen = 0;
     for part in &mut query.parts {
         let before = part.clauses.clone();
+        // A value a write stores or merges on, and a value that decides which
+        // rows reach a write, decide what later clauses see: pinning it
+        // would change what the query writes, not the operation's handling
+        // of a null (a MERGE whose rows then created different
+        // relationships hid Grafeo's MERGE bug behind an `=`; a WHERE that
+        // then let a DELETE take more relationships hid a missed write).
+        let last_write = before.iter().rposition(Clause::is_write);
         for (i, clause) in part.clauses.iter_mut().enumerate() {
-            // A value a write stores or merges on decides what later clauses
-            // see: pinning it would change the query, not the operation's
-            // handling of a null (a MERGE whose rows then create different
-            // relationships hid FalkorDB's MERGE bug behind an `=`).
-            if clause.is_write() {
+            if last_write.is_some_and(|w| i <= w) {
                 continue;
             }
             // The rows an expression of clause i sees: the clauses before
