@@ -520,6 +520,10 @@ fn split_top_level(text: &str) -> Vec<&str> {
 }
 
 impl Engine for BoltEngine {
+    fn owns_its_server(&self) -> bool {
+        self.server.is_some()
+    }
+
     fn name(&self) -> &str {
         &self.name
     }

@@ -199,6 +199,10 @@ fn failure_text(f: HostFailure) -> String {
 }
 
 impl Engine for HostedEngine {
+    fn owns_its_server(&self) -> bool {
+        true
+    }
+
     fn name(&self) -> &str {
         &self.kind.name
     }

@@ -104,6 +104,14 @@ pub trait Engine: Send {
     fn take_overhead(&mut self) -> Overhead {
         Overhead::default()
     }
+
+    /// Whether nothing but this engine uses its process or server (an
+    /// engine host, a server graphlancer started, in-process): then it may
+    /// answer while other engines do. A server at an address may be another
+    /// engine's too (two settings of one server share its graph).
+    fn owns_its_server(&self) -> bool {
+        false
+    }
 }
 
 /// Work an adapter does around queries rather than on them.
@@ -190,25 +198,30 @@ pub enum EngineError {
     },
 }
 
-/// `f` on every engine at once, the results in the engines' order. Engines
-/// here are separate processes or servers (or share nothing in-process), so
-/// a pair answers in the time of the slower engine, not of both together.
+/// `f` on every engine at once where each owns its process or server
+/// ([`Engine::owns_its_server`]; else one after the other), the results in
+/// the engines' order: a pair answers in the time of its slower engine, not
+/// of both together.
 pub fn on_each<R: Send>(engines: &mut [Box<dyn Engine>], f: impl Fn(&mut dyn Engine) -> R + Sync + Send) -> Vec<R> {
     use rayon::prelude::*;
     // An engine host or server restarted inside a call is killed when the
-    // thread that started it ends (`process::owned`): the calls run on
-    // threads that live as long as graphlancer, never on one made for the
-    // call. Waiting for answers takes no core, so the pool is not sized by
-    // the cores: enough for several workers' engines at once.
-    static POOL: std::sync::OnceLock<Option<rayon::ThreadPool>> = std::sync::OnceLock::new();
-    let pool = POOL.get_or_init(|| {
-        rayon::ThreadPoolBuilder::new().num_threads(16).thread_name(|i| format!("engine-{i}")).build().ok()
-    });
-    match pool {
-        Some(pool) if engines.len() > 1 => pool.install(|| engines.par_iter_mut().map(|e| f(e.as_mut())).collect()),
-        // One engine (or no pool: threads could not be made): on this thread.
-        _ => engines.iter_mut().map(|e| f(e.as_mut())).collect(),
+    // thread that started it ends (`process::owned`), so the calls run on
+    // threads that live as long as the calling thread (a campaign worker),
+    // never on one made for the call. Each calling thread has a pool of its
+    // own: in a shared pool, a thread done with its engine could take up
+    // another worker's call while it waits and hold its own caller back.
+    thread_local! {
+        static POOL: Option<rayon::ThreadPool> =
+            rayon::ThreadPoolBuilder::new().num_threads(8).thread_name(|i| format!("engine-{i}")).build().ok();
     }
+    if engines.len() < 2 || !engines.iter().all(|e| e.owns_its_server()) {
+        return engines.iter_mut().map(|e| f(e.as_mut())).collect();
+    }
+    POOL.with(|pool| match pool {
+        Some(pool) => pool.install(|| engines.par_iter_mut().map(|e| f(e.as_mut())).collect()),
+        // No threads could be made: one after the other.
+        None => engines.iter_mut().map(|e| f(e.as_mut())).collect(),
+    })
 }
 
 /// A duration in whole milliseconds, saturating.

@@ -19,6 +19,10 @@ pub struct Reference {
 }
 
 impl Engine for Reference {
+    fn owns_its_server(&self) -> bool {
+        true
+    }
+
     fn name(&self) -> &str {
         NAME
     }

@@ -1185,9 +1185,12 @@ impl Campaign {
         // time, so that the parts of a campaign's time add up to its length.
         let own: f64 = answers.iter().map(|(_, took, _)| took.as_secs_f64()).sum();
         let share = if own > 0.0 { wall.as_secs_f64() / own } else { 0.0 };
-        for ((outcome, took, o), overhead) in answers.into_iter().zip(&mut self.overheads) {
+        // Every engine's overhead is counted before an error ends the call.
+        for ((_, _, o), overhead) in answers.iter().zip(&mut self.overheads) {
+            overhead.add(*o);
+        }
+        for (outcome, took, o) in answers {
             let outcome = outcome?;
-            overhead.add(o);
             let answering = took.saturating_sub(o.restore_time + o.restart_time).as_secs_f64();
             if matches!(outcome, Outcome::Timeout { .. }) {
                 self.time.timeouts += answering * share;

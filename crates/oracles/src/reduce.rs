@@ -239,10 +239,6 @@ impl Reducer<'_> {
                 self.checkpoint(state, run, &mut verified)?;
             }
         }
-        if !run.spent() {
-            self.unguard(state, run)?;
-            self.checkpoint(state, run, &mut verified)?;
-        }
         if state.best.is_none() {
             // Nothing smaller shows the finding: the case is its own
             // fixpoint, and it is still named (a difference between a pair
@@ -252,6 +248,7 @@ impl Reducer<'_> {
             if (kind.compares_a_pair() || kind == crate::oracle::OracleKind::Crash) && !run.spent() {
                 state.best = self.replay(state, run)?;
                 self.name(state, run)?;
+                self.unguard_named(state, run)?;
             }
             return Ok(true);
         }
@@ -266,7 +263,28 @@ impl Reducer<'_> {
         }
         state.best = replay;
         self.name(state, run)?;
+        self.unguard_named(state, run)?;
         Ok(true)
+    }
+
+    /// The guards go last of all, after the finding is named on the query
+    /// that still holds them: localization runs the query cut short, where
+    /// a guard that filtered nothing in the whole query may matter again. A
+    /// query that lost guards is replayed on a fresh load and keeps the name;
+    /// where the replay does not show the finding, the guards stay.
+    fn unguard_named(&mut self, state: &mut State, run: &mut Run<'_>) -> Result<(), EngineError> {
+        let Some(named) = state.best.clone() else { return Ok(()) };
+        let (group, replays) = (state.group.clone(), state.replays);
+        self.unguard(state, run)?;
+        if state.group == group {
+            state.best = Some(named);
+            return Ok(());
+        }
+        match self.replay(state, run)? {
+            Some((case, outcomes, _)) => state.best = Some((case, outcomes, named.2)),
+            None => (state.group, state.best, state.replays) = (group, Some(named), replays),
+        }
+        Ok(())
     }
 
     /// Keeps what the phases so far kept when it shows the finding on a
@@ -540,9 +558,9 @@ impl Reducer<'_> {
     }
 
     /// The last edits of a reduction between engines of different
-    /// semantics: guard conjuncts, each dropped only where no engine's
-    /// answer changes without it. Nothing is edited after them, so what
-    /// made a guard filter nothing stays in the query.
+    /// semantics: guard conjuncts, each dropped only where every engine
+    /// answers with the same rows without it. Nothing is edited after
+    /// them, so what made a guard filter nothing stays in the query.
     fn unguard(&mut self, state: &mut State, run: &mut Run<'_>) -> Result<(), EngineError> {
         if run.guards || state.group[0].traversal.is_some() {
             return Ok(());
@@ -1102,15 +1120,16 @@ fn is_guard_edit(edit: &Edit) -> bool {
     }
 }
 
-/// Whether every engine gave the same answer to every query in `a` as in
-/// `b`: the same rows as a bag, or the same kind of failure.
+/// Whether every engine answered every query in `a` as in `b`: the same
+/// rows as a bag, or the same error (a timeout or a crash twice says
+/// nothing of what a guard filtered).
 fn same_answers(a: &[Vec<Outcome>], b: &[Vec<Outcome>]) -> bool {
     a.len() == b.len()
         && a.iter().zip(b).all(|(x, y)| {
             x.len() == y.len()
-                && x.iter().zip(y).all(|(p, q)| match (p.rows(), q.rows()) {
-                    (Some(p), Some(q)) => !crate::localize::differs(p, q),
-                    (None, None) => p.kind() == q.kind(),
+                && x.iter().zip(y).all(|(p, q)| match (p, q) {
+                    (Outcome::Rows(p), Outcome::Rows(q)) => !crate::localize::differs(p, q),
+                    (Outcome::Error { .. }, Outcome::Error { .. }) => p == q,
                     _ => false,
                 })
         })

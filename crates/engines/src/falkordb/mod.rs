@@ -383,6 +383,10 @@ fn is_server_error(e: &redis::RedisError) -> bool {
 }
 
 impl Engine for FalkorDb {
+    fn owns_its_server(&self) -> bool {
+        self.server.is_some()
+    }
+
     fn name(&self) -> &str {
         &self.name
     }
