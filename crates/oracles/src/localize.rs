@@ -488,7 +488,7 @@ impl Prober<'_, '_> {
 }
 
 /// Whether a projection merges rows: DISTINCT, or aggregates.
-fn grouping(p: &Projection) -> bool {
+pub(crate) fn grouping(p: &Projection) -> bool {
     p.distinct || p.items.iter().any(|(e, _)| e.has_aggregate())
 }
 

@@ -275,9 +275,8 @@ impl Reducer<'_> {
     fn unguard_named(&mut self, state: &mut State, run: &mut Run<'_>) -> Result<(), EngineError> {
         let Some(named) = state.best.clone() else { return Ok(()) };
         let (group, replays) = (state.group.clone(), state.replays);
-        self.unguard(state, run)?;
+        self.unguard(state, run, &named.1)?;
         if state.group == group {
-            state.best = Some(named);
             return Ok(());
         }
         match self.replay(state, run)? {
@@ -554,29 +553,31 @@ impl Reducer<'_> {
         // guard from mattering (a FalkorDB relationship used nowhere else
         // folds), and the answers would differ by semantics.
         let free = run.guards;
-        self.edits_to_fixpoint(state, run, |e| (!coarse || coarse_edit(e)) && (free || !is_guard_edit(e)), false)
+        self.edits_to_fixpoint(state, run, |e| (!coarse || coarse_edit(e)) && (free || !is_guard_edit(e)), None)
     }
 
     /// The last edits of a reduction between engines of different
     /// semantics: guard conjuncts, each dropped only where every engine
-    /// answers with the same rows without it. Nothing is edited after
-    /// them, so what made a guard filter nothing stays in the query.
-    fn unguard(&mut self, state: &mut State, run: &mut Run<'_>) -> Result<(), EngineError> {
-        if run.guards || state.group[0].traversal.is_some() {
+    /// answers as in `answers` (the outcomes with the guards) without it.
+    /// Nothing is edited after them, so what made a guard filter nothing
+    /// stays in the query.
+    fn unguard(&mut self, state: &mut State, run: &mut Run<'_>, answers: &[Vec<Outcome>]) -> Result<(), EngineError> {
+        // A flaky finding's answers change from run to run: its guards stay.
+        if run.guards || run.tries > 1 || state.group[0].traversal.is_some() {
             return Ok(());
         }
-        self.edits_to_fixpoint(state, run, is_guard_edit, true)
+        self.edits_to_fixpoint(state, run, is_guard_edit, Some(answers))
     }
 
     /// The `allowed` edits of the source, made to the whole group, until
-    /// none keeps the finding (with `same_answers`, none keeps every
-    /// engine's answers as they were).
+    /// none keeps the finding (and, with `answers`, every engine's answers
+    /// as those).
     fn edits_to_fixpoint(
         &mut self,
         state: &mut State,
         run: &mut Run<'_>,
         allowed: impl Fn(&Edit) -> bool,
-        same_answers: bool,
+        answers: Option<&[Vec<Outcome>]>,
     ) -> Result<(), EngineError> {
         'improve: loop {
             for edit in edits(&state.group[0]).into_iter().filter(|e| allowed(e)) {
@@ -588,15 +589,7 @@ impl Reducer<'_> {
                 else {
                     continue;
                 };
-                if !self.admissible(&group) {
-                    continue;
-                }
-                let kept = if same_answers {
-                    self.attempt_unchanged(state, run, group)?
-                } else {
-                    self.attempt(state, run, group)?
-                };
-                if kept {
+                if self.admissible(&group) && self.attempt_against(state, run, group, answers)? {
                     continue 'improve;
                 }
             }
@@ -609,32 +602,10 @@ impl Reducer<'_> {
         self.attempt_against(state, run, group, None)
     }
 
-    /// [`Self::attempt`] for a group without a guard conjunct, kept only
-    /// when every engine answers it as it answered the group with the
-    /// guard: then the guard filtered nothing on this graph, and the
-    /// difference cannot come from the semantics it evens out.
-    fn attempt_unchanged(
-        &mut self,
-        state: &mut State,
-        run: &mut Run<'_>,
-        group: Vec<Candidate>,
-    ) -> Result<bool, EngineError> {
-        // A flaky finding's answers change from run to run: its guards stay.
-        if run.tries > 1 {
-            return Ok(false);
-        }
-        let before = match &state.best {
-            Some((_, outcomes, _)) => outcomes.clone(),
-            None => {
-                run.attempts += 1;
-                outcomes(self.engines, &queries_of(run.case, &state.group), self.exec)?
-            }
-        };
-        self.attempt_against(state, run, group, Some(&before))
-    }
-
     /// [`Self::attempt`], and where `before` is given, only when every
-    /// engine's answers equal those.
+    /// engine answers as there ([`same_answers`]): for a group without a
+    /// guard conjunct, the guard then filtered nothing on this graph, and
+    /// the difference cannot come from the semantics it evens out.
     fn attempt_against(
         &mut self,
         state: &mut State,
@@ -1087,9 +1058,10 @@ enum ClauseEdit {
 /// or aggregates), holds two rows with equal keys (NULL keys being one
 /// group, as grouping treats them).
 fn repeats_keys(query: &Query, answer: &Outcome) -> bool {
+    use graphlancer_model::compare::values_match;
     let ([part], Some(rows)) = (query.parts.as_slice(), answer.rows()) else { return false };
     let Some(Clause::Return(r)) = part.clauses.last() else { return false };
-    if !(r.distinct || r.items.iter().any(|(e, _)| e.has_aggregate())) {
+    if !crate::localize::grouping(r) {
         return false;
     }
     let Some(keys) = r
@@ -1101,14 +1073,12 @@ fn repeats_keys(query: &Query, answer: &Outcome) -> bool {
     else {
         return false;
     };
-    let mut seen = BTreeSet::new();
-    rows.rows.iter().any(|row| {
-        let key: Vec<String> = keys
-            .iter()
-            .map(|&i| row.get(i).map(|v| serde_json::to_string(v).unwrap_or_default()).unwrap_or_default())
-            .collect();
-        !seen.insert(key)
-    })
+    // Reduced answers are a few rows: each against those before it.
+    let same_keys = |a: &[Value], b: &[Value]| {
+        keys.iter()
+            .all(|&i| matches!((a.get(i), b.get(i)), (Some(x), Some(y)) if values_match(x, y, Default::default())))
+    };
+    rows.rows.iter().enumerate().any(|(i, a)| rows.rows[..i].iter().any(|b| same_keys(a, b)))
 }
 
 /// Whether `edit` drops a conjunct of a MATCH's guard.
