@@ -65,6 +65,13 @@ pub fn result_types_with(query: &Query, schema: &Schema, rules: Rules) -> Result
     Ok(types)
 }
 
+/// The variables in scope after `clauses` (a query's first clauses, not
+/// necessarily ending in RETURN), by name; an error where they do not check.
+pub fn scope(clauses: &[Clause], schema: &Schema) -> Result<Vec<String>, String> {
+    let (_, env) = check_single(&SingleQuery { clauses: clauses.to_vec() }, schema, Env::new(), Rules::default())?;
+    Ok(env.into_keys().collect())
+}
+
 fn check_single(q: &SingleQuery, schema: &Schema, mut env: Env, rules: Rules) -> Result<(Vec<String>, Env), String> {
     let mut columns = Vec::new();
     for (i, clause) in q.clauses.iter().enumerate() {

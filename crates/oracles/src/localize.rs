@@ -61,11 +61,35 @@ pub fn localize(
         return localize_union(engines, exec, schema, query, pair);
     }
     let [part] = query.parts.as_slice() else { return Ok(None) };
-    let Some(Clause::Return(ret)) = part.clauses.last() else { return Ok(None) };
-    if ret.star || ret.skip.is_some() || ret.limit.is_some() {
+    let Some((Clause::Return(ret), before)) = part.clauses.split_last() else { return Ok(None) };
+    let mut prober = Prober { engines, exec, schema, pair, probes: 0, differing: None };
+    if ret.star {
+        // `*` named: the columns are the variables in scope, by name, where
+        // the checker's scope is what the engine returned (after a DELETE
+        // the checker has no entities, the engines still return them).
+        let Ok(mut names) = graphlancer_cypher::check::scope(before, schema) else { return Ok(None) };
+        let Outcome::Rows(x) = answers.0 else { return Ok(None) };
+        let mut columns = x.columns.clone();
+        names.sort();
+        columns.sort();
+        if names != columns {
+            return Ok(None);
+        }
+        let mut named = ret.clone();
+        named.star = false;
+        named.items = names.into_iter().map(|v| (Expr::var(&v), v)).collect();
+        let mut clauses = before.to_vec();
+        clauses.push(Clause::Return(named));
+        let alone = Query { parts: vec![SingleQuery { clauses }], union_all: false, spelling: Default::default() };
+        let Some((x, y, symptom)) = prober.difference(&alone)? else { return Ok(None) };
+        return localize(engines, exec, schema, &alone, (&Outcome::Rows(x), &Outcome::Rows(y)), pair, symptom);
+    }
+    if let Some(c) = prober.pipelined(&part.clauses, answers)? {
+        return Ok(Some(c));
+    }
+    if ret.skip.is_some() || ret.limit.is_some() {
         return Ok(None);
     }
-    let mut prober = Prober { engines, exec, schema, pair, probes: 0, differing: None };
     let starts = match symptom {
         Symptom::Values => {
             let (Outcome::Rows(x), Outcome::Rows(y)) = answers else { return Ok(None) };
@@ -119,14 +143,7 @@ fn localize_union(
             continue;
         }
         let mut prober = Prober { engines: &mut *engines, exec, schema, pair, probes: 0, differing: None };
-        let Some((x, y)) = prober.answers(alone.clone())? else { continue };
-        let symptom = if x.rows.len() != y.rows.len() {
-            Symptom::RowCount
-        } else if differs(&x, &y) {
-            Symptom::Values
-        } else {
-            continue;
-        };
+        let Some((x, y, symptom)) = prober.difference(&alone)? else { continue };
         return localize(engines, exec, schema, &alone, (&Outcome::Rows(x), &Outcome::Rows(y)), pair, symptom);
     }
     // No part differs alone: the UNION's own merging of equal rows is what
@@ -256,6 +273,71 @@ impl Prober<'_, '_> {
         })
     }
 
+    /// `query`'s rows on both engines and how they differ; none where they
+    /// do not, or where either engine answers otherwise.
+    fn difference(&mut self, query: &Query) -> Result<Option<(ResultSet, ResultSet, Symptom)>, EngineError> {
+        let Some((x, y)) = self.answers(query.clone())? else { return Ok(None) };
+        let symptom = if x.rows.len() != y.rows.len() {
+            Symptom::RowCount
+        } else if differs(&x, &y) {
+            Symptom::Values
+        } else {
+            return Ok(None);
+        };
+        Ok(Some((x, y, symptom)))
+    }
+
+    /// For a query that writes: whether the engines answer alike once every
+    /// write sees all the rows before it and passes all of its own on
+    /// together (a grouping barrier around each write, which keeps the rows
+    /// as a bag). Where they do, what differs is which rows a write sees
+    /// while later rows are still coming (a clause must see every row of the
+    /// one before it), whichever write and which read show it: one name,
+    /// with the engines whose answers the barriers changed.
+    fn pipelined(&mut self, clauses: &[Clause], answers: (&Outcome, &Outcome)) -> Result<Option<Culprit>, EngineError> {
+        let (Outcome::Rows(x), Outcome::Rows(y)) = answers else { return Ok(None) };
+        if !clauses.iter().any(Clause::is_write) || self.probes >= PROBES {
+            return Ok(None);
+        }
+        let mut barred: Vec<Clause> = Vec::new();
+        for (i, clause) in clauses.iter().enumerate() {
+            if i > 0 && (clause.is_write() || clauses[i - 1].is_write()) {
+                let Ok(scope) = graphlancer_cypher::check::scope(&barred, self.schema) else { return Ok(None) };
+                let kept: Vec<(Expr, String)> =
+                    scope.into_iter().filter(|v| !v.starts_with("gl_")).map(|v| (Expr::var(&v), v)).collect();
+                let mut grouped = kept.clone();
+                grouped.push((Expr::count_star(), "gl_n".into()));
+                barred.push(Clause::With(Projection::of(grouped)));
+                let counted = Expr::Function("range".into(), vec![Expr::lit(Value::Int(1)), Expr::var("gl_n")]);
+                barred.push(Clause::Unwind { list: counted, alias: "gl_i".into() });
+                if !kept.is_empty() {
+                    barred.push(Clause::With(Projection::of(kept)));
+                }
+            }
+            barred.push(clause.clone());
+        }
+        let query =
+            Query { parts: vec![SingleQuery { clauses: barred }], union_all: false, spelling: Default::default() };
+        if result_types(&query, self.schema).is_err() {
+            return Ok(None);
+        }
+        self.probes += 1;
+        let Some((bx, by)) = self.answers(query.clone())? else { return Ok(None) };
+        let unlike = |a: &ResultSet, b: &ResultSet| a.rows.len() != b.rows.len() || differs(a, b);
+        if unlike(&bx, &by) {
+            return Ok(None);
+        }
+        let moved: Vec<&str> = [(x, &bx, self.pair.0), (y, &by, self.pair.1)]
+            .into_iter()
+            .filter(|(was, now, _)| unlike(was, now))
+            .map(|(_, _, i)| self.engines[i].name())
+            .collect();
+        Ok(Some(Culprit {
+            kind: format!("pipelined-writes({})", moved.join(",")),
+            text: graphlancer_cypher::render(&query),
+        }))
+    }
+
     /// `query`'s rows on both engines; none where either answers otherwise.
     fn answers(&mut self, query: Query) -> Result<Option<(ResultSet, ResultSet)>, EngineError> {
         let q = CaseQuery::new("probe", query, None);
@@ -330,22 +412,27 @@ impl Prober<'_, '_> {
     /// the bug.
     fn after_writes(&mut self, prefix: &[Clause]) -> Result<Culprit, EngineError> {
         let (last, before) = prefix.split_last().expect("a clause");
-        let named = |clauses: &[Clause], kind: String| Culprit {
-            kind,
-            text: graphlancer_cypher::render(&returning(clauses, vec![(Expr::lit(Value::Int(0)), "x".into())])),
-        };
-        let writes: Vec<usize> = (0..before.len()).filter(|&i| before[i].is_write()).collect();
-        if !matches!(last, Clause::Match { .. }) || writes.is_empty() {
+        if !matches!(last, Clause::Match { .. }) || !before.iter().any(Clause::is_write) {
             return Ok(named(prefix, format!("rows-after({})", self.shape(before, last))));
         }
-        for &w in &writes {
-            if self.graph_differs(&before[..=w])? {
-                return Ok(named(&before[..=w], format!("rows-after({})", self.shape(&before[..w], &before[w]))));
-            }
+        if let Some(c) = self.differing_write(before)? {
+            return Ok(c);
         }
         // Which kind of read misses the write is the engine's plan's choice
         // (Grafeo misses writes in MATCH and OPTIONAL MATCH alike): one name.
         Ok(named(prefix, "rows-after(read,after writes)".to_owned()))
+    }
+
+    /// The first write of `clauses` after which the engines hold different
+    /// numbers of nodes or relationships, named as the rows after it.
+    fn differing_write(&mut self, clauses: &[Clause]) -> Result<Option<Culprit>, EngineError> {
+        for w in (0..clauses.len()).filter(|&i| clauses[i].is_write()) {
+            if self.graph_differs(&clauses[..=w])? {
+                let kind = format!("rows-after({})", self.shape(&clauses[..w], &clauses[w]));
+                return Ok(Some(named(&clauses[..=w], kind)));
+            }
+        }
+        Ok(None)
     }
 
     /// Whether the engines hold different numbers of nodes or of
@@ -460,10 +547,17 @@ impl Prober<'_, '_> {
             && let Some(at) = prefix.iter().rposition(|c| {
                 matches!(c, Clause::Match { patterns, .. } if patterns.iter().any(|p| p.variables().any(|v| v == name)))
             })
-            && let Probe::Differs =
-                self.probe(&prefix, Expr::IsNull { expr: Box::new(culprit.clone()), negated: false })?
         {
-            return self.after_writes(&prefix[..=at]).map(Found::Culprit);
+            if let Probe::Differs =
+                self.probe(&prefix, Expr::IsNull { expr: Box::new(culprit.clone()), negated: false })?
+            {
+                return self.after_writes(&prefix[..=at]).map(Found::Culprit);
+            }
+            // Bound in graphs that earlier writes made differently: the write
+            // is what differs, whatever entity a later pattern picks from it.
+            if let Some(c) = self.differing_write(&prefix[..at])? {
+                return Ok(Found::Culprit(c));
+            }
         }
         // An aggregate none of whose operands differs (`count(*)`) counts
         // rows: where those differ, the rows are wrong, not the aggregate.
@@ -485,6 +579,12 @@ impl Prober<'_, '_> {
         }
         Ok(Found::Culprit(Culprit { kind: kind_with_operands(&prefix, &culprit, self.schema), text }))
     }
+}
+
+/// A culprit named `kind`, shown as the rows after `clauses`.
+fn named(clauses: &[Clause], kind: String) -> Culprit {
+    let text = returning(clauses, vec![(Expr::lit(Value::Int(0)), "x".into())]);
+    Culprit { kind, text: graphlancer_cypher::render(&text) }
 }
 
 /// Whether a projection merges rows: DISTINCT, or aggregates.

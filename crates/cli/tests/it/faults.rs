@@ -235,9 +235,32 @@ fn what_a_union_merges_and_what_a_merge_stores_are_named_by_the_bug() {
         ("union-paths", "rows-after(grouping,keys:var:Path)"),
         ("merge-value", "rows-after(MERGE)"),
         ("delete-where", "rows-after(read,after writes)"),
+        ("merge-var", "rows-after(MERGE)"),
+        ("merge-star", "rows-after(MERGE)"),
+        ("star-after-delete", ""),
     ] {
         let (dir, case) = reduced_fixture("named", name);
-        assert_eq!(case["signature"]["fault"]["expression"], expected, "{name}: {}", case["query"]);
+        let fault = &case["signature"]["fault"];
+        if expected.is_empty() {
+            // `*` over entities a DELETE removed: what the engines return is
+            // not what the checker has in scope, so nothing is probed.
+            assert_eq!(fault["kind"], "values", "{name}: {fault}");
+        } else {
+            assert_eq!(fault["expression"], expected, "{name}: {}", case["query"]);
+        }
+        replays(&dir, name);
+    }
+}
+
+/// Grafeo runs a write for one row before a clause has seen the other rows;
+/// a DELETE, a SET, a CALL after a DELETE and a CREATE after a MERGE show it,
+/// each through another read. A grouping barrier around each write makes
+/// the engines agree on all of them, and they make one finding.
+#[test]
+fn rows_a_write_sees_too_early_make_one_finding_whichever_write_shows_them() {
+    for name in ["delete", "set", "call", "create"] {
+        let (dir, case) = reduced_fixture("pipelined", name);
+        assert_eq!(case["signature"]["fault"]["expression"], "pipelined-writes(grafeo)", "{name}: {}", case["query"]);
         replays(&dir, name);
     }
 }
