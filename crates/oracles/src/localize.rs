@@ -577,6 +577,15 @@ impl Prober<'_, '_> {
         {
             return Ok(Found::Culprit(Culprit { kind: "rel-endpoints".into(), text }));
         }
+        // A node or relationship on one engine where the other has a number
+        // (Grafeo's internal id for an entity an expression computed): one
+        // bug whichever list, aggregate or function computed the entity.
+        if let Some((x, y)) = &self.differing
+            && let Some(side) = entity_as_number(x, y)
+        {
+            let engine = self.engines[if side == 0 { self.pair.0 } else { self.pair.1 }].name();
+            return Ok(Found::Culprit(Culprit { kind: format!("entity-as-number({engine})"), text }));
+        }
         Ok(Found::Culprit(Culprit { kind: kind_with_operands(&prefix, &culprit, self.schema), text }))
     }
 }
@@ -693,7 +702,65 @@ fn oriented(r: &ResultSet) -> ResultSet {
     ResultSet::new(r.columns.clone(), r.rows.iter().map(|row| row.iter().map(orient).collect()).collect())
 }
 
+/// Which of two answers (0 or 1) has numbers where the other has nodes or
+/// relationships and is otherwise alike: none where both or neither hold
+/// entities, or where they differ elsewhere.
+fn entity_as_number(x: &ResultSet, y: &ResultSet) -> Option<usize> {
+    fn entities(v: &Value) -> bool {
+        match v {
+            Value::Node(_) | Value::Relationship(_) => true,
+            Value::List(items) => items.iter().any(entities),
+            Value::Map(m) => m.values().any(entities),
+            _ => false,
+        }
+    }
+    fn blurred(v: &Value) -> Value {
+        match v {
+            Value::Node(_) | Value::Relationship(_) | Value::Int(_) => Value::Null,
+            Value::List(items) => Value::List(items.iter().map(blurred).collect()),
+            Value::Map(m) => Value::Map(m.iter().map(|(k, v)| (k.clone(), blurred(v))).collect()),
+            other => other.clone(),
+        }
+    }
+    let holds = |r: &ResultSet| r.rows.iter().flatten().any(entities);
+    let blur = |r: &ResultSet| {
+        ResultSet::new(r.columns.clone(), r.rows.iter().map(|row| row.iter().map(blurred).collect()).collect())
+    };
+    let numbers = match (holds(x), holds(y)) {
+        (false, true) => 0,
+        (true, false) => 1,
+        _ => return None,
+    };
+    (x.rows.len() == y.rows.len() && !differs(&blur(x), &blur(y))).then_some(numbers)
+}
+
 /// Whether two answers differ as bags.
 pub(crate) fn differs(a: &ResultSet, b: &ResultSet) -> bool {
     matches!(compare(a, b, &RowOrder::Bag, Tolerance::default()), Comparison::Differ(_))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use graphlancer_model::Node;
+
+    fn one_column(values: Vec<Value>) -> ResultSet {
+        ResultSet::new(vec!["x".into()], values.into_iter().map(|v| vec![v]).collect())
+    }
+
+    #[test]
+    fn numbers_where_the_other_engine_has_entities_are_one_name() {
+        let node = Value::Node(Node { labels: vec!["L2".into()], properties: [("gid".into(), Value::Int(3))].into() });
+        let ids = one_column(vec![Value::List(vec![Value::Int(0)]), Value::Int(7)]);
+        let entities = one_column(vec![Value::List(vec![node.clone()]), node.clone()]);
+        assert_eq!(entity_as_number(&ids, &entities), Some(0));
+        assert_eq!(entity_as_number(&entities, &ids), Some(1));
+        // Different counts, or entities on both sides, or another difference
+        // beside the entity: not this bug.
+        assert_eq!(entity_as_number(&one_column(vec![Value::Int(1)]), &one_column(vec![Value::Int(2)])), None);
+        assert_eq!(entity_as_number(&entities, &entities), None);
+        let other = one_column(vec![Value::List(vec![Value::Int(0), Value::Int(1)]), Value::Int(7)]);
+        assert_eq!(entity_as_number(&other, &entities), None);
+        assert_eq!(entity_as_number(&one_column(vec![Value::Int(0)]), &entities), None);
+    }
 }
