@@ -271,6 +271,9 @@ fn bind_pattern(p: &PathPattern, schema: &Schema, env: &mut Env, creating: bool)
                 Some(b) if b.ty.as_ref().is_some_and(|t| *t != ty) => {
                     return Err(format!("'{n}' rebound as {ty:?}"));
                 }
+                // Never generated; a reduction that replaced an entity with
+                // `null` would slip from its bug to how engines match a null.
+                Some(b) if b.ty.is_none() => return Err(format!("'{n}' is always null, bound by a pattern")),
                 Some(_) if creating && (!tags.is_empty() || !props.is_empty()) => {
                     return Err(format!("CREATE redeclares bound '{n}'"));
                 }
@@ -747,6 +750,16 @@ mod tests {
         let with = Clause::With(Projection::of(vec![(Expr::lit(Value::Int(0)), "x".into())]));
         let (q, s) = with_match(vec![delete, with, read], Expr::var("m"));
         assert_eq!(check(&q, &s), Ok(()));
+    }
+
+    #[test]
+    fn a_pattern_may_not_bind_a_variable_that_is_always_null() {
+        let s = schema();
+        let label = s.labels[0].name.clone();
+        let null = Clause::With(Projection::of(vec![(Expr::lit(Value::Null), "m".into())]));
+        let read = Clause::Match { optional: false, patterns: vec![node("m", &label)], guard: None, predicate: None };
+        let (q, s) = with_match(vec![null, read], Expr::var("m"));
+        assert_eq!(check(&q, &s), Err("'m' is always null, bound by a pattern".into()));
     }
 
     #[test]
