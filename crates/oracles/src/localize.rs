@@ -290,40 +290,27 @@ impl Prober<'_, '_> {
     /// For a query that writes: whether the engines answer alike once every
     /// write sees all the rows before it and passes all of its own on
     /// together (a grouping barrier around each write, which keeps the rows
-    /// as a bag). Where they do, what differs is which rows a write sees
-    /// while later rows are still coming (a clause must see every row of the
-    /// one before it), whichever write and which read show it: one name,
-    /// with the engines whose answers the barriers changed.
+    /// as a bag), and still differ with a plain WITH in the same places (a
+    /// WITH between two writes alone changes some engines' answers: FalkorDB
+    /// runs adjacent writes as one). Where they do, what differs is which
+    /// rows a write sees while later rows are still coming (a clause must see
+    /// every row of the one before it), whichever write and which read show
+    /// it: one name, with the engines whose answers the barriers changed.
     fn pipelined(&mut self, clauses: &[Clause], answers: (&Outcome, &Outcome)) -> Result<Option<Culprit>, EngineError> {
         let (Outcome::Rows(x), Outcome::Rows(y)) = answers else { return Ok(None) };
-        if !clauses.iter().any(Clause::is_write) || self.probes >= PROBES {
+        if !clauses.iter().any(Clause::is_write) || self.probes + 2 > PROBES {
             return Ok(None);
         }
-        let mut barred: Vec<Clause> = Vec::new();
-        for (i, clause) in clauses.iter().enumerate() {
-            if i > 0 && (clause.is_write() || clauses[i - 1].is_write()) {
-                let Ok(scope) = graphlancer_cypher::check::scope(&barred, self.schema) else { return Ok(None) };
-                let kept: Vec<(Expr, String)> =
-                    scope.into_iter().filter(|v| !v.starts_with("gl_")).map(|v| (Expr::var(&v), v)).collect();
-                let mut grouped = kept.clone();
-                grouped.push((Expr::count_star(), "gl_n".into()));
-                barred.push(Clause::With(Projection::of(grouped)));
-                let counted = Expr::Function("range".into(), vec![Expr::lit(Value::Int(1)), Expr::var("gl_n")]);
-                barred.push(Clause::Unwind { list: counted, alias: "gl_i".into() });
-                if !kept.is_empty() {
-                    barred.push(Clause::With(Projection::of(kept)));
-                }
-            }
-            barred.push(clause.clone());
-        }
-        let query =
-            Query { parts: vec![SingleQuery { clauses: barred }], union_all: false, spelling: Default::default() };
-        if result_types(&query, self.schema).is_err() {
-            return Ok(None);
-        }
-        self.probes += 1;
-        let Some((bx, by)) = self.answers(query.clone())? else { return Ok(None) };
         let unlike = |a: &ResultSet, b: &ResultSet| a.rows.len() != b.rows.len() || differs(a, b);
+        let Some(plain) = self.around_writes(clauses, false) else { return Ok(None) };
+        self.probes += 1;
+        match self.answers(plain)? {
+            Some((px, py)) if unlike(&px, &py) => {}
+            _ => return Ok(None),
+        }
+        let Some(barred) = self.around_writes(clauses, true) else { return Ok(None) };
+        self.probes += 1;
+        let Some((bx, by)) = self.answers(barred.clone())? else { return Ok(None) };
         if unlike(&bx, &by) {
             return Ok(None);
         }
@@ -334,8 +321,40 @@ impl Prober<'_, '_> {
             .collect();
         Ok(Some(Culprit {
             kind: format!("pipelined-writes({})", moved.join(",")),
-            text: graphlancer_cypher::render(&query),
+            text: graphlancer_cypher::render(&barred),
         }))
+    }
+
+    /// `clauses` with a WITH before and after each write: with `grouping`,
+    /// `WITH <in scope>, count(*) AS gl_n UNWIND range(1, gl_n) AS gl_i WITH
+    /// <in scope>`, which passes no row on before all have arrived; else
+    /// `WITH <in scope>` alone. None where the checker refuses the result.
+    fn around_writes(&self, clauses: &[Clause], grouping: bool) -> Option<Query> {
+        let mut out: Vec<Clause> = Vec::new();
+        for (i, clause) in clauses.iter().enumerate() {
+            if i > 0 && (clause.is_write() || clauses[i - 1].is_write()) {
+                let scope = graphlancer_cypher::check::scope(&out, self.schema).ok()?;
+                let kept: Vec<(Expr, String)> =
+                    scope.into_iter().filter(|v| !v.starts_with("gl_")).map(|v| (Expr::var(&v), v)).collect();
+                if grouping {
+                    let mut grouped = kept.clone();
+                    grouped.push((Expr::count_star(), "gl_n".into()));
+                    out.push(Clause::With(Projection::of(grouped)));
+                    let counted = Expr::Function("range".into(), vec![Expr::lit(Value::Int(1)), Expr::var("gl_n")]);
+                    out.push(Clause::Unwind { list: counted, alias: "gl_i".into() });
+                }
+                match kept.is_empty() {
+                    false => out.push(Clause::With(Projection::of(kept))),
+                    true if !grouping => {
+                        out.push(Clause::With(Projection::of(vec![(Expr::lit(Value::Int(0)), "gl_z".into())])))
+                    }
+                    true => {}
+                }
+            }
+            out.push(clause.clone());
+        }
+        let query = Query { parts: vec![SingleQuery { clauses: out }], union_all: false, spelling: Default::default() };
+        result_types(&query, self.schema).is_ok().then_some(query)
     }
 
     /// `query`'s rows on both engines; none where either answers otherwise.
@@ -553,10 +572,12 @@ impl Prober<'_, '_> {
             {
                 return self.after_writes(&prefix[..=at]).map(Found::Culprit);
             }
-            // Bound in graphs that earlier writes made differently: the write
-            // is what differs, whatever entity a later pattern picks from it.
-            if let Some(c) = self.differing_write(&prefix[..at])? {
-                return Ok(Found::Culprit(c));
+            // Bound after writes: in graphs the writes made differently (the
+            // write is what differs, whatever entity a later pattern picks),
+            // or in the same graph read differently (a read that misses a
+            // write), named as rows after writes are.
+            if prefix[..at].iter().any(Clause::is_write) {
+                return self.after_writes(&prefix[..=at]).map(Found::Culprit);
             }
         }
         // An aggregate none of whose operands differs (`count(*)`) counts
