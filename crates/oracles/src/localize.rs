@@ -562,10 +562,16 @@ impl Prober<'_, '_> {
         // the other: the pattern matched differently, and the clause that
         // bound it is named as rows are. (Different properties or labels of
         // the same entity stay the variable's.)
+        // A variable a MERGE introduced, different on the two engines: the
+        // MERGE matched or created differently, whichever entity shows it.
         if let Expr::Variable(name) = &culprit
-            && let Some(at) = prefix.iter().rposition(|c| {
-                matches!(c, Clause::Match { patterns, .. } if patterns.iter().any(|p| p.variables().any(|v| v == name)))
-            })
+            && let Some(at) = prefix.iter().position(|c| binds(c, name))
+            && matches!(prefix[at], Clause::Merge { .. })
+        {
+            return self.after_writes(&prefix[..=at]).map(Found::Culprit);
+        }
+        if let Expr::Variable(name) = &culprit
+            && let Some(at) = prefix.iter().rposition(|c| matches!(c, Clause::Match { .. }) && binds(c, name))
         {
             if let Probe::Differs =
                 self.probe(&prefix, Expr::IsNull { expr: Box::new(culprit.clone()), negated: false })?
@@ -608,6 +614,15 @@ impl Prober<'_, '_> {
             return Ok(Found::Culprit(Culprit { kind: format!("entity-as-number({engine})"), text }));
         }
         Ok(Found::Culprit(Culprit { kind: kind_with_operands(&prefix, &culprit, self.schema), text }))
+    }
+}
+
+/// Whether `clause` is a MATCH or MERGE whose pattern binds `name`.
+fn binds(clause: &Clause, name: &str) -> bool {
+    match clause {
+        Clause::Match { patterns, .. } => patterns.iter().any(|p| p.variables().any(|v| v == name)),
+        Clause::Merge { pattern, .. } => pattern.variables().any(|v| v == name),
+        _ => false,
     }
 }
 

@@ -237,6 +237,7 @@ fn what_a_union_merges_and_what_a_merge_stores_are_named_by_the_bug() {
         ("delete-where", "rows-after(read,after writes)"),
         ("merge-var", "rows-after(MERGE)"),
         ("merge-star", "rows-after(MERGE)"),
+        ("merge-end", "rows-after(MERGE)"),
         ("entity-min", "entity-as-number(grafeo)"),
         ("adjacent-removes", "var:Node"),
         ("read-var", "rows-after(read,after writes)"),
