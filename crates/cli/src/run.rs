@@ -385,12 +385,13 @@ fn describe(s: &Summary, out: &Path) -> String {
         .collect();
     t.push_str(&format!("  non-empty by clauses: {}\n", lengths.join(", ")));
     t.push_str(&format!(
-        "findings: {} new, {} duplicates ({} crashes or hangs not reproduced), {} flaky, {} timeouts of expensive queries (both dropped) · reports in {}\n",
+        "findings: {} new, {} duplicates ({} crashes or hangs not reproduced), {} flaky, {} timeouts of expensive queries (dropped), {} expensive queries not run · reports in {}\n",
         s.findings_new,
         s.findings_duplicate,
         s.unreproduced_faults,
         s.flaky,
         s.slow + s.expensive,
+        s.skipped_expensive,
         out.join("findings").display()
     ));
     for dir in &s.unfinished_reports {
