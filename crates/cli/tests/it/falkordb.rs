@@ -40,6 +40,26 @@ fn killed_server_is_a_crash_and_the_next_query_works() {
     assert_eq!(count(&mut db), Value::Int(30), "the graph was reloaded");
 }
 
+/// FalkorDB can crash right after it answered (a double REMOVE did, in a
+/// campaign): the adapter then reads its catalog for the answer's new label
+/// and finds the server gone. That is a crash at this query, not an error
+/// that ends the campaign, and the next query works.
+#[test]
+#[cfg(debug_assertions)]
+fn a_server_dying_right_after_its_answer_is_a_crash_and_the_next_query_works() {
+    let mut db = managed();
+    db.load(&graph(7, 30, 50)).expect("loads");
+    let pid = db.server().expect("managed").pid();
+    let query = "CREATE (n:Fresh) RETURN n // graphlancer-test:die-after-answer";
+    let outcome = db.execute(query, &ExecOptions::default()).expect("recovered");
+    match outcome {
+        Outcome::Crash { message } => assert!(message.contains("exited reading its catalog"), "{message}"),
+        other => panic!("expected a crash, got {other:?}"),
+    }
+    assert_ne!(db.server().expect("managed").pid(), pid);
+    assert_eq!(count(&mut db), Value::Int(30), "the graph was reloaded");
+}
+
 #[test]
 fn stopped_server_is_a_timeout_and_the_next_query_works() {
     let mut db = managed();

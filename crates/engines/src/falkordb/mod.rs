@@ -309,6 +309,25 @@ impl FalkorDb {
         result
     }
 
+    /// The managed server died or hung after it answered a query (`when`):
+    /// an engine fault seen at this query (the crash oracle re-runs it, and
+    /// marks it when it does not repeat). The server is brought back.
+    fn lost_after_answer(&mut self, when: &str, opts: &ExecOptions) -> Result<Outcome, EngineError> {
+        let Some(server) = self.server.as_mut() else {
+            return Err(EngineError::Load { engine: ENGINE, detail: format!("the server went away {when}") });
+        };
+        let died = !server.is_running();
+        let tail = server.log_tail();
+        let t = Instant::now();
+        self.restore_or_restart()?;
+        self.overhead.restarted(t.elapsed());
+        Ok(if died {
+            Outcome::Crash { message: format!("the server exited {when}; last log lines:\n{tail}") }
+        } else {
+            Outcome::Timeout { after_ms: millis(opts.timeout) }
+        })
+    }
+
     /// After the connection broke: bring a server back, reload, and say what happened.
     fn recover(
         &mut self,
@@ -433,7 +452,16 @@ impl Engine for FalkorDb {
         let outcome = match self.query(query, opts.timeout) {
             Ok(reply) => {
                 changed = decode::changed_graph(&reply);
-                self.decode(&reply, opts.values)?
+                test_hooks::after_answer(query, self.server.as_mut());
+                match self.decode(&reply, opts.values) {
+                    Ok(outcome) => outcome,
+                    // The catalog could not be read for the answer: the server
+                    // went away right after answering.
+                    Err(EngineError::Load { detail, .. }) if self.server.is_some() => {
+                        return self.lost_after_answer(&format!("reading its catalog for the answer: {detail}"), opts);
+                    }
+                    Err(e) => return Err(e),
+                }
             }
             Err(e) if is_server_error(&e) => {
                 let text = e.detail().map_or_else(|| e.to_string(), |d| format!("{} {d}", e.code().unwrap_or("")));
@@ -454,24 +482,10 @@ impl Engine for FalkorDb {
             self.overhead.restored(t.elapsed());
         }
         if !restored {
-            // The server died or hung while the graph was put back after this
-            // query: an engine fault seen at this query (the crash oracle
-            // re-runs it, and marks it when it does not repeat).
-            let Some(server) = self.server.as_mut() else {
+            if self.server.is_none() {
                 return Err(EngineError::Load { engine: ENGINE, detail: "cannot restore the graph".into() });
-            };
-            let died = !server.is_running();
-            let tail = server.log_tail();
-            let t = Instant::now();
-            self.restore_or_restart()?;
-            self.overhead.restarted(t.elapsed());
-            return Ok(if died {
-                Outcome::Crash {
-                    message: format!("the server exited while the graph was restored; last log lines:\n{tail}"),
-                }
-            } else {
-                Outcome::Timeout { after_ms: millis(opts.timeout) }
-            });
+            }
+            return self.lost_after_answer("while the graph was restored", opts);
         }
         Ok(outcome)
     }
@@ -479,6 +493,25 @@ impl Engine for FalkorDb {
     fn take_overhead(&mut self) -> Overhead {
         std::mem::take(&mut self.overhead)
     }
+}
+
+/// Debug builds accept a query that kills the managed server right after
+/// it answered, so tests can prove the adapter survives what FalkorDB's
+/// crash after answering (a double REMOVE, seen in campaigns) does.
+mod test_hooks {
+    /// Kills the server when `query` holds `graphlancer-test:die-after-answer`.
+    #[cfg(debug_assertions)]
+    pub(super) fn after_answer(query: &str, server: Option<&mut super::server::ManagedServer>) {
+        if let (true, Some(server)) = (query.contains("graphlancer-test:die-after-answer"), server) {
+            let _ = std::process::Command::new("kill").args(["-9", &server.pid().to_string()]).status();
+            while server.is_running() {
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+        }
+    }
+
+    #[cfg(not(debug_assertions))]
+    pub(super) fn after_answer(_query: &str, _server: Option<&mut super::server::ManagedServer>) {}
 }
 
 #[cfg(test)]
