@@ -375,7 +375,7 @@ impl Prober<'_, '_> {
     /// The first clause after which the engines hold different numbers of
     /// rows: the clause that makes wrong rows, whatever later clauses
     /// observed them, named by its own shape (and a projection's grouping
-    /// keys by their kinds). Where the final RETURN groups by entities,
+    /// keys by their kinds). Where a WITH or the final RETURN groups by entities,
     /// rows that bind one entity on one engine and several alike on the
     /// other count too (the same number of rows makes different groups).
     /// When the rows part only at a grouping or DISTINCT final RETURN, that
@@ -387,19 +387,23 @@ impl Prober<'_, '_> {
             spelling: Default::default(),
         };
         // Nodes and relationships only: a path's distinctness is a value's,
-        // which a wrong DISTINCT of paths gets wrong itself.
-        let entity_keys: Vec<Expr> = match clauses.last() {
-            Some(Clause::Return(r)) if grouping(r) => {
-                let types = result_types(&whole(), self.schema).unwrap_or_default();
-                r.items
-                    .iter()
-                    .zip(types.iter().chain(std::iter::repeat(&None)))
-                    .filter(|((e, _), t)| matches!(e, Expr::Variable(_)) && matches!(t, Some(Ty::Node | Ty::Rel)))
-                    .map(|((e, _), _)| Expr::aggregate("count", true, e.clone()))
-                    .collect()
+        // which a wrong DISTINCT of paths gets wrong itself. The keys of
+        // every grouping WITH or RETURN count: one MERGE binding two rows'
+        // ends to one node groups them as one, wherever the grouping is.
+        let mut entity_keys: Vec<Expr> = Vec::new();
+        for (i, clause) in clauses.iter().enumerate() {
+            let (Clause::With(p) | Clause::Return(p)) = clause else { continue };
+            if !grouping(p) {
+                continue;
             }
-            _ => Vec::new(),
-        };
+            for (e, _) in &p.items {
+                let Expr::Variable(v) = e else { continue };
+                let typed = result_types(&returning(&clauses[..i], vec![(e.clone(), v.clone())]), self.schema);
+                if matches!(typed.as_deref(), Ok([Some(Ty::Node | Ty::Rel)])) {
+                    entity_keys.push(Expr::aggregate("count", true, e.clone()));
+                }
+            }
+        }
         for end in 1..clauses.len() {
             let prefix = &clauses[..end];
             let mut parted = matches!(self.probe(prefix, Expr::lit(Value::Int(0)))?, Probe::RowsDiffer);

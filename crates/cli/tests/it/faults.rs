@@ -238,6 +238,7 @@ fn what_a_union_merges_and_what_a_merge_stores_are_named_by_the_bug() {
         ("merge-var", "rows-after(MERGE)"),
         ("merge-star", "rows-after(MERGE)"),
         ("merge-end", "rows-after(MERGE)"),
+        ("merge-with-key", "rows-after(MERGE)"),
         ("entity-min", "entity-as-number(grafeo)"),
         ("adjacent-removes", "var:Node"),
         ("read-var", "rows-after(read,after writes)"),
