@@ -297,38 +297,41 @@ impl Prober<'_, '_> {
     /// every row of the one before it), whichever write and which read show
     /// it: one name, with the engines whose answers the barriers changed.
     fn pipelined(&mut self, clauses: &[Clause], answers: (&Outcome, &Outcome)) -> Result<Option<Culprit>, EngineError> {
-        let (Outcome::Rows(x), Outcome::Rows(y)) = answers else { return Ok(None) };
+        let (Outcome::Rows(_), Outcome::Rows(_)) = answers else { return Ok(None) };
         if !clauses.iter().any(Clause::is_write) || self.probes + 2 > PROBES {
             return Ok(None);
         }
         let unlike = |a: &ResultSet, b: &ResultSet| a.rows.len() != b.rows.len() || differs(a, b);
         let Some(plain) = self.around_writes(clauses, false) else { return Ok(None) };
         self.probes += 1;
-        match self.answers(plain)? {
-            Some((px, py)) if unlike(&px, &py) => {}
-            _ => return Ok(None),
-        }
+        let Some((px, py)) = self.answers(plain)?.filter(|(px, py)| unlike(px, py)) else { return Ok(None) };
         let Some(barred) = self.around_writes(clauses, true) else { return Ok(None) };
         self.probes += 1;
         let Some((bx, by)) = self.answers(barred.clone())? else { return Ok(None) };
         if unlike(&bx, &by) {
             return Ok(None);
         }
-        let moved: Vec<&str> = [(x, &bx, self.pair.0), (y, &by, self.pair.1)]
+        // Against the plain WITH's answers: an engine whose answer a WITH
+        // alone changed is not one the barrier moved.
+        let moved: Vec<&str> = [(&px, &bx, self.pair.0), (&py, &by, self.pair.1)]
             .into_iter()
             .filter(|(was, now, _)| unlike(was, now))
             .map(|(_, _, i)| self.engines[i].name())
             .collect();
+        if moved.is_empty() {
+            return Ok(None);
+        }
         Ok(Some(Culprit {
             kind: format!("pipelined-writes({})", moved.join(",")),
             text: graphlancer_cypher::render(&barred),
         }))
     }
 
-    /// `clauses` with a WITH before and after each write: with `grouping`,
-    /// `WITH <in scope>, count(*) AS gl_n UNWIND range(1, gl_n) AS gl_i WITH
-    /// <in scope>`, which passes no row on before all have arrived; else
-    /// `WITH <in scope>` alone. None where the checker refuses the result.
+    /// `clauses` with `WITH <in scope>, count(*) AS gl_n UNWIND range(1,
+    /// gl_n) AS gl_i WITH <in scope>` before and after each write, which
+    /// passes no row on before all have arrived (with `grouping`), or the
+    /// same clauses with `1 AS gl_n`, which group nothing. None where the
+    /// checker refuses the result.
     fn around_writes(&self, clauses: &[Clause], grouping: bool) -> Option<Query> {
         let mut out: Vec<Clause> = Vec::new();
         for (i, clause) in clauses.iter().enumerate() {
@@ -336,19 +339,16 @@ impl Prober<'_, '_> {
                 let scope = graphlancer_cypher::check::scope(&out, self.schema).ok()?;
                 let kept: Vec<(Expr, String)> =
                     scope.into_iter().filter(|v| !v.starts_with("gl_")).map(|v| (Expr::var(&v), v)).collect();
-                if grouping {
-                    let mut grouped = kept.clone();
-                    grouped.push((Expr::count_star(), "gl_n".into()));
-                    out.push(Clause::With(Projection::of(grouped)));
-                    let counted = Expr::Function("range".into(), vec![Expr::lit(Value::Int(1)), Expr::var("gl_n")]);
-                    out.push(Clause::Unwind { list: counted, alias: "gl_i".into() });
-                }
-                match kept.is_empty() {
-                    false => out.push(Clause::With(Projection::of(kept))),
-                    true if !grouping => {
-                        out.push(Clause::With(Projection::of(vec![(Expr::lit(Value::Int(0)), "gl_z".into())])))
-                    }
-                    true => {}
+                // The plain form has the same clauses, with `1` for the count:
+                // only the grouping differs between the two.
+                let mut grouped = kept.clone();
+                let count = if grouping { Expr::count_star() } else { Expr::lit(Value::Int(1)) };
+                grouped.push((count, "gl_n".into()));
+                out.push(Clause::With(Projection::of(grouped)));
+                let counted = Expr::Function("range".into(), vec![Expr::lit(Value::Int(1)), Expr::var("gl_n")]);
+                out.push(Clause::Unwind { list: counted, alias: "gl_i".into() });
+                if !kept.is_empty() {
+                    out.push(Clause::With(Projection::of(kept)));
                 }
             }
             out.push(clause.clone());
@@ -754,9 +754,10 @@ fn entity_as_number(x: &ResultSet, y: &ResultSet) -> Option<usize> {
             _ => false,
         }
     }
+    // A marker no answer holds: a null against an entity is another bug.
     fn blurred(v: &Value) -> Value {
         match v {
-            Value::Node(_) | Value::Relationship(_) | Value::Int(_) => Value::Null,
+            Value::Node(_) | Value::Relationship(_) | Value::Int(_) => Value::String("\u{0}entity or number".into()),
             Value::List(items) => Value::List(items.iter().map(blurred).collect()),
             Value::Map(m) => Value::Map(m.iter().map(|(k, v)| (k.clone(), blurred(v))).collect()),
             other => other.clone(),
@@ -802,5 +803,8 @@ mod tests {
         let other = one_column(vec![Value::List(vec![Value::Int(0), Value::Int(1)]), Value::Int(7)]);
         assert_eq!(entity_as_number(&other, &entities), None);
         assert_eq!(entity_as_number(&one_column(vec![Value::Int(0)]), &entities), None);
+        // A null where the other engine has an entity is not a number.
+        let nulls = one_column(vec![Value::List(vec![Value::Null]), Value::Null]);
+        assert_eq!(entity_as_number(&nulls, &entities), None);
     }
 }

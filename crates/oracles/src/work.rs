@@ -288,9 +288,11 @@ impl Stats<'_> {
                 }
                 Clause::Merge { pattern, .. } => {
                     // A row per match, as MATCH gives, where it matches
-                    // (the rows out are the work of matching).
-                    rows *= self.pattern(pattern, &bound).max(1.0);
+                    // (the rows out are the work of matching); at most one
+                    // creation per incoming row.
+                    let matches = self.pattern(pattern, &bound);
                     self.add_created(std::slice::from_ref(pattern), &bound, rows);
+                    rows *= matches.max(1.0);
                     bind(pattern, &mut bound);
                 }
                 Clause::Set { .. } | Clause::Remove { .. } | Clause::Delete { .. } => {}
@@ -320,6 +322,11 @@ impl Stats<'_> {
     /// node its labels allow.
     fn pattern(&self, p: &PathPattern, bound: &BTreeSet<String>) -> f64 {
         let anchored = p.start.variable.as_ref().is_some_and(|v| bound.contains(v));
+        // Every node bound already: the pattern checks the rows it gets.
+        let nodes = std::iter::once(&p.start).chain(p.hops.iter().map(|(_, n)| n));
+        if nodes.clone().all(|n| n.variable.as_ref().is_some_and(|v| bound.contains(v))) {
+            return 1.0;
+        }
         if p.hops.is_empty() {
             return if anchored { 1.0 } else { self.labelled(&p.start.labels) };
         }
@@ -329,7 +336,8 @@ impl Stats<'_> {
         let starts = at.iter().sum::<f64>();
         for (rel, node) in &p.hops {
             let (lo, hi) = rel.length.unwrap_or((1, 1));
-            let mut reached = vec![0.0; at.len()];
+            // A zero-length hop stays where it is.
+            let mut reached = if lo == 0 { at.clone() } else { vec![0.0; at.len()] };
             for k in 1..=hi {
                 let mut next = vec![0.0; at.len()];
                 for (r, &(a, b)) in self.graph.relationships.iter().zip(&self.ends) {
@@ -347,8 +355,13 @@ impl Stats<'_> {
                 if k >= lo {
                     reached.iter_mut().zip(&at).for_each(|(r, x)| *r += x);
                 }
-                // Far past anything that finishes: the count is the point.
-                if at.iter().sum::<f64>() > 1e12 {
+                // Far past anything that finishes (the count is the point), or
+                // no walk left to extend.
+                let total = at.iter().sum::<f64>();
+                if total > 1e12 || total == 0.0 {
+                    if k < lo {
+                        reached = at.clone();
+                    }
                     break;
                 }
             }
@@ -536,6 +549,19 @@ mod walk_tests {
         // Directed: the 30 spokes point at the hub, and nothing leaves it.
         assert_eq!(work(&g, vec![matching(walk(&["a", "b"], Direction::Out))]), 30.0);
         assert_eq!(work(&g, vec![matching(walk(&["a", "b", "c"], Direction::Out))]), 1.0);
+        // A zero-length hop stays on its node: 31, then 31 + 60 with one hop more.
+        let hops = |lo, hi| {
+            let rel = RelPattern {
+                variable: None,
+                types: Vec::new(),
+                direction: Direction::Both,
+                length: Some((lo, hi)),
+                properties: Vec::new(),
+            };
+            matching(PathPattern { name: None, start: node("a"), hops: vec![(rel, node("b"))] })
+        };
+        assert_eq!(work(&g, vec![hops(0, 0)]), 31.0);
+        assert_eq!(work(&g, vec![hops(0, 1)]), 91.0);
         // A MERGE gives a row per match, as a MATCH does: 31 rows, 30 each.
         let all = matching(PathPattern { name: None, start: node("a"), hops: Vec::new() });
         let merge =

@@ -455,9 +455,11 @@ impl Engine for FalkorDb {
                 test_hooks::after_answer(query, self.server.as_mut());
                 match self.decode(&reply, opts.values) {
                     Ok(outcome) => outcome,
-                    // The catalog could not be read for the answer: the server
-                    // went away right after answering.
-                    Err(EngineError::Load { detail, .. }) if self.server.is_some() => {
+                    // The catalog could not be read for the answer because the
+                    // server died right after answering: a crash at this query.
+                    // Any other failure (an error reply, a slow read from a
+                    // server still up) is the harness's, not a hang.
+                    Err(EngineError::Load { detail, .. }) if self.server.as_mut().is_some_and(|s| !s.is_running()) => {
                         return self.lost_after_answer(&format!("reading its catalog for the answer: {detail}"), opts);
                     }
                     Err(e) => return Err(e),
