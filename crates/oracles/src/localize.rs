@@ -48,7 +48,33 @@ pub enum Symptom {
 /// expressions that decide rows ([`Symptom::RowCount`]); `None` when the
 /// query's shape does not allow probing (paging, `*`) or no probe differs.
 /// A UNION is localized by its first part whose own answers differ.
+///
+/// Two rows with equal keys out of one grouping are wrong on their face,
+/// whichever keys came along (Kuzu's null path from an OPTIONAL MATCH
+/// splits its group now and then, beside whatever other keys the reducer
+/// could not take away): such a grouping is named by that alone.
 pub fn localize(
+    engines: &mut [Box<dyn Engine>],
+    exec: &ExecOptions,
+    schema: &Schema,
+    query: &Query,
+    answers: (&Outcome, &Outcome),
+    pair: (usize, usize),
+    symptom: Symptom,
+) -> Result<Option<Culprit>, EngineError> {
+    let culprit = localize_query(engines, exec, schema, query, answers, pair, symptom)?;
+    Ok(culprit.map(|c| {
+        let repeated = [answers.0, answers.1].into_iter().any(|o| repeats_keys(query, o));
+        if c.kind.starts_with("rows-after(grouping,") && repeated {
+            Culprit { kind: "rows-after(grouping,repeated keys)".to_owned(), ..c }
+        } else {
+            c
+        }
+    }))
+}
+
+/// [`localize`] without naming repeated keys.
+fn localize_query(
     engines: &mut [Box<dyn Engine>],
     exec: &ExecOptions,
     schema: &Schema,
@@ -67,10 +93,9 @@ pub fn localize(
         // `*` named: the columns are the variables in scope, by name, where
         // the checker's scope is what the engine returned (after a DELETE
         // the checker has no entities, the engines still return them).
-        let Ok(mut names) = graphlancer_cypher::check::scope(before, schema) else { return Ok(None) };
+        let Ok(names) = graphlancer_cypher::check::scope(before, schema) else { return Ok(None) };
         let Outcome::Rows(x) = answers.0 else { return Ok(None) };
         let mut columns = x.columns.clone();
-        names.sort();
         columns.sort();
         if names != columns {
             return Ok(None);
@@ -82,7 +107,7 @@ pub fn localize(
         clauses.push(Clause::Return(named));
         let alone = Query { parts: vec![SingleQuery { clauses }], union_all: false, spelling: Default::default() };
         let Some((x, y, symptom)) = prober.difference(&alone)? else { return Ok(None) };
-        return localize(engines, exec, schema, &alone, (&Outcome::Rows(x), &Outcome::Rows(y)), pair, symptom);
+        return localize_query(engines, exec, schema, &alone, (&Outcome::Rows(x), &Outcome::Rows(y)), pair, symptom);
     }
     if let Some(c) = prober.pipelined(&part.clauses, answers)? {
         return Ok(Some(c));
@@ -144,7 +169,7 @@ fn localize_union(
         }
         let mut prober = Prober { engines: &mut *engines, exec, schema, pair, probes: 0, differing: None };
         let Some((x, y, symptom)) = prober.difference(&alone)? else { continue };
-        return localize(engines, exec, schema, &alone, (&Outcome::Rows(x), &Outcome::Rows(y)), pair, symptom);
+        return localize_query(engines, exec, schema, &alone, (&Outcome::Rows(x), &Outcome::Rows(y)), pair, symptom);
     }
     // No part differs alone: the UNION's own merging of equal rows is what
     // differs, a DISTINCT over the parts' columns. A column is named by what
@@ -562,31 +587,27 @@ impl Prober<'_, '_> {
             }
             break;
         }
-        // A variable a pattern bound, null on one engine and an entity on
-        // the other: the pattern matched differently, and the clause that
-        // bound it is named as rows are. (Different properties or labels of
-        // the same entity stay the variable's.)
-        // A variable a MERGE introduced, different on the two engines: the
-        // MERGE matched or created differently, whichever entity shows it.
-        if let Expr::Variable(name) = &culprit
-            && let Some(at) = prefix.iter().position(|c| binds(c, name))
-            && matches!(prefix[at], Clause::Merge { .. })
-        {
-            return self.after_writes(&prefix[..=at]).map(Found::Culprit);
-        }
-        if let Expr::Variable(name) = &culprit
-            && let Some(at) = prefix.iter().rposition(|c| matches!(c, Clause::Match { .. }) && binds(c, name))
-        {
-            if let Probe::Differs =
-                self.probe(&prefix, Expr::IsNull { expr: Box::new(culprit.clone()), negated: false })?
+        if let Expr::Variable(name) = &culprit {
+            // A variable a MERGE introduced, different on the two engines:
+            // the MERGE matched or created differently, whichever entity
+            // shows it.
+            if let Some(at) = prefix.iter().position(|c| binds(c, name))
+                && matches!(prefix[at], Clause::Merge { .. })
             {
                 return self.after_writes(&prefix[..=at]).map(Found::Culprit);
             }
-            // Bound after writes: in graphs the writes made differently (the
-            // write is what differs, whatever entity a later pattern picks),
-            // or in the same graph read differently (a read that misses a
-            // write), named as rows after writes are.
-            if prefix[..at].iter().any(Clause::is_write) {
+            // A variable a MATCH bound, null on one engine and an entity on
+            // the other (the pattern matched differently), or bound after
+            // writes (in graphs the writes made differently, or in the same
+            // graph read differently): the clause that bound it is named as
+            // rows are. (Different properties or labels of the same entity,
+            // with no write before, stay the variable's.)
+            if let Some(at) = prefix.iter().rposition(|c| matches!(c, Clause::Match { .. }) && binds(c, name))
+                && (matches!(
+                    self.probe(&prefix, Expr::IsNull { expr: Box::new(culprit.clone()), negated: false })?,
+                    Probe::Differs
+                ) || prefix[..at].iter().any(Clause::is_write))
+            {
                 return self.after_writes(&prefix[..=at]).map(Found::Culprit);
             }
         }
@@ -637,7 +658,7 @@ fn named(clauses: &[Clause], kind: String) -> Culprit {
 }
 
 /// Whether a projection merges rows: DISTINCT, or aggregates.
-pub(crate) fn grouping(p: &Projection) -> bool {
+fn grouping(p: &Projection) -> bool {
     p.distinct || p.items.iter().any(|(e, _)| e.has_aggregate())
 }
 
@@ -775,6 +796,33 @@ fn entity_as_number(x: &ResultSet, y: &ResultSet) -> Option<usize> {
     (x.rows.len() == y.rows.len() && !differs(&blur(x), &blur(y))).then_some(numbers)
 }
 
+/// Whether `answer` to `query`, whose final RETURN merges rows (DISTINCT
+/// or aggregates), holds two rows with equal keys (NULL keys being one
+/// group, as grouping treats them).
+fn repeats_keys(query: &Query, answer: &Outcome) -> bool {
+    use graphlancer_model::compare::values_match;
+    let ([part], Some(rows)) = (query.parts.as_slice(), answer.rows()) else { return false };
+    let Some(Clause::Return(r)) = part.clauses.last() else { return false };
+    if !grouping(r) {
+        return false;
+    }
+    let Some(keys) = r
+        .items
+        .iter()
+        .filter(|(e, _)| !e.has_aggregate())
+        .map(|(_, alias)| rows.columns.iter().position(|c| c == alias))
+        .collect::<Option<Vec<usize>>>()
+    else {
+        return false;
+    };
+    // Reduced answers are a few rows: each against those before it.
+    let same_keys = |a: &[Value], b: &[Value]| {
+        keys.iter()
+            .all(|&i| matches!((a.get(i), b.get(i)), (Some(x), Some(y)) if values_match(x, y, Default::default())))
+    };
+    rows.rows.iter().enumerate().any(|(i, a)| rows.rows[..i].iter().any(|b| same_keys(a, b)))
+}
+
 /// Whether two answers differ as bags.
 pub(crate) fn differs(a: &ResultSet, b: &ResultSet) -> bool {
     matches!(compare(a, b, &RowOrder::Bag, Tolerance::default()), Comparison::Differ(_))
@@ -806,5 +854,27 @@ mod tests {
         // A null where the other engine has an entity is not a number.
         let nulls = one_column(vec![Value::List(vec![Value::Null]), Value::Null]);
         assert_eq!(entity_as_number(&nulls, &entities), None);
+    }
+
+    #[test]
+    fn a_grouping_answer_with_two_rows_of_equal_keys_repeats_them() {
+        use graphlancer_model::{ResultSet, Value};
+        let query =
+            graphlancer_cypher::parse::parse("MATCH (n) RETURN n.k AS p, true AS b, count(*) AS c").expect("parses");
+        let answer =
+            |rows: Vec<Vec<Value>>| Outcome::Rows(ResultSet::new(vec!["p".into(), "b".into(), "c".into()], rows));
+        let row = |p: Value, c: i64| vec![p, Value::Bool(true), Value::Int(c)];
+        // A NULL key twice: one group split in two.
+        assert!(repeats_keys(&query, &answer(vec![row(Value::Null, 1), row(Value::Null, 1), row(Value::Int(1), 2)])));
+        assert!(!repeats_keys(&query, &answer(vec![row(Value::Null, 2), row(Value::Int(1), 2)])));
+        // Rows that differ only in an aggregate are repeated keys too.
+        assert!(repeats_keys(&query, &answer(vec![row(Value::Int(1), 1), row(Value::Int(1), 2)])));
+        // Without grouping, equal rows are just rows.
+        let plain = graphlancer_cypher::parse::parse("MATCH (n) RETURN n.k AS p, true AS b, 1 AS c").expect("parses");
+        assert!(!repeats_keys(&plain, &answer(vec![row(Value::Null, 1), row(Value::Null, 1)])));
+        // A DISTINCT merges rows as a grouping does.
+        let distinct =
+            graphlancer_cypher::parse::parse("MATCH (n) RETURN DISTINCT n.k AS p, true AS b, 1 AS c").expect("parses");
+        assert!(repeats_keys(&distinct, &answer(vec![row(Value::Null, 1), row(Value::Null, 1)])));
     }
 }

@@ -512,18 +512,7 @@ impl Reducer<'_> {
             symptom,
         )?;
         if let Some(c) = culprit {
-            // Two rows with equal keys out of one grouping are wrong on their
-            // face, whichever keys came along (Kuzu's null path from an
-            // OPTIONAL MATCH splits its group now and then, beside whatever
-            // other keys the reducer could not take away): one name.
-            let kind = if c.kind.starts_with("rows-after(grouping,")
-                && [&answers[a], &answers[b]].into_iter().any(|o| repeats_keys(&query.ast, o))
-            {
-                "rows-after(grouping,repeated keys)".to_owned()
-            } else {
-                c.kind
-            };
-            finding.signature.fault = Fault::Culprit { expression: kind };
+            finding.signature.fault = Fault::Culprit { expression: c.kind };
             finding.signature.shape = None;
             finding.summary = format!("{}; the smallest part that differs: {}", finding.summary, c.text);
         }
@@ -1052,33 +1041,6 @@ enum ClauseEdit {
     /// A `CALL { }` subquery of one part replaced by its body, its RETURN
     /// made `WITH *, ...` so what was in scope before stays in scope.
     Inline,
-}
-
-/// Whether `answer` to `query`, whose final RETURN merges rows (DISTINCT
-/// or aggregates), holds two rows with equal keys (NULL keys being one
-/// group, as grouping treats them).
-fn repeats_keys(query: &Query, answer: &Outcome) -> bool {
-    use graphlancer_model::compare::values_match;
-    let ([part], Some(rows)) = (query.parts.as_slice(), answer.rows()) else { return false };
-    let Some(Clause::Return(r)) = part.clauses.last() else { return false };
-    if !crate::localize::grouping(r) {
-        return false;
-    }
-    let Some(keys) = r
-        .items
-        .iter()
-        .filter(|(e, _)| !e.has_aggregate())
-        .map(|(_, alias)| rows.columns.iter().position(|c| c == alias))
-        .collect::<Option<Vec<usize>>>()
-    else {
-        return false;
-    };
-    // Reduced answers are a few rows: each against those before it.
-    let same_keys = |a: &[Value], b: &[Value]| {
-        keys.iter()
-            .all(|&i| matches!((a.get(i), b.get(i)), (Some(x), Some(y)) if values_match(x, y, Default::default())))
-    };
-    rows.rows.iter().enumerate().any(|(i, a)| rows.rows[..i].iter().any(|b| same_keys(a, b)))
 }
 
 /// Whether `edit` drops a conjunct of a MATCH's guard.
@@ -2068,27 +2030,5 @@ mod tests {
             guard_text(&dropped),
             "MATCH (a)-[r0]->(b), (b)-[r1]->(c)-[r2]->(d) WHERE ((r0 <> r1) AND (r1 <> r2)) RETURN a AS a",
         );
-    }
-
-    #[test]
-    fn a_grouping_answer_with_two_rows_of_equal_keys_repeats_them() {
-        use graphlancer_model::{ResultSet, Value};
-        let query =
-            graphlancer_cypher::parse::parse("MATCH (n) RETURN n.k AS p, true AS b, count(*) AS c").expect("parses");
-        let answer =
-            |rows: Vec<Vec<Value>>| Outcome::Rows(ResultSet::new(vec!["p".into(), "b".into(), "c".into()], rows));
-        let row = |p: Value, c: i64| vec![p, Value::Bool(true), Value::Int(c)];
-        // A NULL key twice: one group split in two.
-        assert!(repeats_keys(&query, &answer(vec![row(Value::Null, 1), row(Value::Null, 1), row(Value::Int(1), 2)])));
-        assert!(!repeats_keys(&query, &answer(vec![row(Value::Null, 2), row(Value::Int(1), 2)])));
-        // Rows that differ only in an aggregate are repeated keys too.
-        assert!(repeats_keys(&query, &answer(vec![row(Value::Int(1), 1), row(Value::Int(1), 2)])));
-        // Without grouping, equal rows are just rows.
-        let plain = graphlancer_cypher::parse::parse("MATCH (n) RETURN n.k AS p, true AS b, 1 AS c").expect("parses");
-        assert!(!repeats_keys(&plain, &answer(vec![row(Value::Null, 1), row(Value::Null, 1)])));
-        // A DISTINCT merges rows as a grouping does.
-        let distinct =
-            graphlancer_cypher::parse::parse("MATCH (n) RETURN DISTINCT n.k AS p, true AS b, 1 AS c").expect("parses");
-        assert!(repeats_keys(&distinct, &answer(vec![row(Value::Null, 1), row(Value::Null, 1)])));
     }
 }

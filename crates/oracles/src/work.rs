@@ -80,6 +80,25 @@ fn ends(graph: &Graph) -> Vec<(usize, usize)> {
     graph.relationships.iter().map(|r| (at(&r.start), at(&r.end))).collect()
 }
 
+/// One step of walks counted per node (`at`) over the relationships of
+/// `types` (all where empty), from start to end and, or, from end to start
+/// (`ways`): the walks that arrive at each node.
+fn step(graph: &Graph, ends: &[(usize, usize)], types: &[String], ways: (bool, bool), at: &[f64]) -> Vec<f64> {
+    let mut next = vec![0.0; at.len()];
+    for (r, &(a, b)) in graph.relationships.iter().zip(ends) {
+        if !types.is_empty() && !types.contains(&r.rel_type) {
+            continue;
+        }
+        if ways.0 {
+            next[b] += at[a];
+        }
+        if ways.1 {
+            next[a] += at[b];
+        }
+    }
+    next
+}
+
 /// Traversers per vertex, per edge (reached from its start, from its end,
 /// or from neither), or in all.
 #[derive(Debug, Clone)]
@@ -137,16 +156,7 @@ impl Walker<'_> {
         for s in steps {
             at = match (s, at) {
                 (Step::Move(dir, types), Walk::Vertices(c)) => {
-                    let mut out = vec![0.0; self.nodes];
-                    for (_, (a, b)) in self.typed(types) {
-                        if *dir != D::In {
-                            out[b] += c[a];
-                        }
-                        if *dir != D::Out {
-                            out[a] += c[b];
-                        }
-                    }
-                    Walk::Vertices(out)
+                    Walk::Vertices(step(self.graph, &self.ends, types, (*dir != D::In, *dir != D::Out), &c))
                 }
                 (Step::MoveE(dir, types), Walk::Vertices(c)) => {
                     let mut out = vec![[0.0; 3]; self.ends.len()];
@@ -323,8 +333,8 @@ impl Stats<'_> {
     fn pattern(&self, p: &PathPattern, bound: &BTreeSet<String>) -> f64 {
         let anchored = p.start.variable.as_ref().is_some_and(|v| bound.contains(v));
         // Every node bound already: the pattern checks the rows it gets.
-        let nodes = std::iter::once(&p.start).chain(p.hops.iter().map(|(_, n)| n));
-        if nodes.clone().all(|n| n.variable.as_ref().is_some_and(|v| bound.contains(v))) {
+        let mut nodes = std::iter::once(&p.start).chain(p.hops.iter().map(|(_, n)| n));
+        if nodes.all(|n| n.variable.as_ref().is_some_and(|v| bound.contains(v))) {
             return 1.0;
         }
         if p.hops.is_empty() {
@@ -338,20 +348,9 @@ impl Stats<'_> {
             let (lo, hi) = rel.length.unwrap_or((1, 1));
             // A zero-length hop stays where it is.
             let mut reached = if lo == 0 { at.clone() } else { vec![0.0; at.len()] };
+            let ways = (rel.direction != Direction::In, rel.direction != Direction::Out);
             for k in 1..=hi {
-                let mut next = vec![0.0; at.len()];
-                for (r, &(a, b)) in self.graph.relationships.iter().zip(&self.ends) {
-                    if !rel.types.is_empty() && !rel.types.contains(&r.rel_type) {
-                        continue;
-                    }
-                    if rel.direction != Direction::In {
-                        next[b] += at[a];
-                    }
-                    if rel.direction != Direction::Out {
-                        next[a] += at[b];
-                    }
-                }
-                at = next;
+                at = step(self.graph, &self.ends, &rel.types, ways, &at);
                 if k >= lo {
                     reached.iter_mut().zip(&at).for_each(|(r, x)| *r += x);
                 }
