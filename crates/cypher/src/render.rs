@@ -264,7 +264,10 @@ fn projection(out: &mut W, keyword: &str, p: &Projection) {
         }
         first = false;
         expr(out, e);
-        let _ = write!(out, " AS {}", id(alias));
+        // `n AS n` says nothing `n` does not: the column is named `n` either way.
+        if !matches!(e, Expr::Variable(v) if v == alias) {
+            let _ = write!(out, " AS {}", id(alias));
+        }
     }
     if !p.order_by.is_empty() {
         out.push_str(" ORDER BY ");

@@ -627,11 +627,19 @@ impl Campaign {
             Budget::Time(t) => Some(started + t),
             Budget::Queries(_) => None,
         };
+        let (reduce, per_finding) = (self.config.reduce, self.config.reduction.time);
         let done = |s: &Summary| {
             crate::interrupt::stopping()
                 || match budget {
                     Budget::Queries(n) => s.queries >= n,
-                    Budget::Time(t) => started.elapsed() >= t,
+                    Budget::Time(t) => {
+                        let reserve = if reduce {
+                            reduction_reserve(t, per_finding, &s.reduction_seconds)
+                        } else {
+                            Duration::ZERO
+                        };
+                        started.elapsed() + reserve >= t
+                    }
                 }
         };
         // Owned copies: the generator borrows them while the engines are borrowed mutably.
@@ -1380,5 +1388,41 @@ fn count(summary: &mut EngineSummary, outcome: &Outcome, waited: Duration, query
                 sample.count += 1;
             }
         }
+    }
+}
+
+/// What a time budget keeps back from new queries for reducing the last of
+/// its findings: without it a finding of the last seconds is written as it
+/// was generated. The 90th percentile of the reductions so far, at least
+/// [`MIN_RESERVE`], at most a tenth of the budget and one finding's limit.
+fn reduction_reserve(budget: Duration, per_finding: Duration, so_far: &[f64]) -> Duration {
+    let mut seen: Vec<f64> = so_far.to_vec();
+    seen.sort_by(f64::total_cmp);
+    let typical = match seen.len() {
+        0 => Duration::ZERO,
+        n => Duration::from_secs_f64(seen[(n * 9).div_ceil(10) - 1]),
+    };
+    typical.max(MIN_RESERVE).min(budget / 10).min(per_finding)
+}
+
+/// The least [`reduction_reserve`] keeps, before any reduction has been timed.
+const MIN_RESERVE: Duration = Duration::from_secs(10);
+
+#[cfg(test)]
+mod reserve_tests {
+    use super::*;
+
+    #[test]
+    fn the_reserve_follows_the_slow_reductions_within_its_bounds() {
+        let (ten_min, minute) = (Duration::from_secs(600), Duration::from_secs(60));
+        assert_eq!(reduction_reserve(ten_min, minute, &[]), MIN_RESERVE);
+        // One slow reduction in ten is within the 90th percentile; two are not.
+        let mut times = vec![1.0; 9];
+        times.push(25.0);
+        assert_eq!(reduction_reserve(ten_min, minute, &times), MIN_RESERVE);
+        times[0] = 25.0;
+        assert_eq!(reduction_reserve(ten_min, minute, &times), Duration::from_secs(25));
+        assert_eq!(reduction_reserve(ten_min, minute, &[300.0]), minute);
+        assert_eq!(reduction_reserve(Duration::from_secs(30), minute, &[20.0]), Duration::from_secs(3));
     }
 }

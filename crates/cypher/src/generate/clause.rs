@@ -147,16 +147,21 @@ impl Builder<'_, '_> {
         let mut conjuncts = Vec::new();
         if self.needs_named_rels() {
             // Relationship uniqueness, spelled out for engines that differ on it.
-            for i in 0..rels.len() {
-                for j in i + 1..rels.len() {
-                    conjuncts.push(self.distinct_rels(&rels[i], &rels[j]));
+            for (i, (a, a_types)) in rels.iter().enumerate() {
+                for (b, b_types) in &rels[i + 1..] {
+                    // Relationships of disjoint types are never one relationship.
+                    let disjoint =
+                        !a_types.is_empty() && !b_types.is_empty() && !a_types.iter().any(|t| b_types.contains(t));
+                    if !disjoint {
+                        conjuncts.push(self.distinct_rels(a, b));
+                    }
                 }
             }
         }
         if self.collapses_relationships() {
             // FalkorDB folds parallel relationships whose variable is not used
             // again; a reference keeps each one a row of its own.
-            for r in &rels {
+            for (r, _) in &rels {
                 conjuncts.push(Expr::IsNull { expr: Box::new(Expr::var(r)), negated: true });
             }
         }

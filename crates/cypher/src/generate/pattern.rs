@@ -150,7 +150,7 @@ impl<'g> Builder<'g, '_> {
     pub(super) fn match_pattern(
         &mut self,
         nullable: bool,
-        rels_so_far: &mut Vec<String>,
+        rels_so_far: &mut Vec<(String, Vec<String>)>,
         allow_var_length: bool,
     ) -> PathPattern {
         let hops = match self.below(8) {
@@ -227,7 +227,7 @@ impl<'g> Builder<'g, '_> {
                     types.iter().filter_map(|t| self.schema().rel_type(t)).flat_map(|t| t.keys.clone()).collect();
                 let properties = if types.len() == 1 { self.pattern_properties(&types, &keys) } else { Vec::new() };
                 if let Some(n) = &name {
-                    rels_so_far.push(n.clone());
+                    rels_so_far.push((n.clone(), types.clone()));
                     let mut v = Var::new(n.clone(), Ty::Rel);
                     v.tags = types.clone();
                     new_vars.push(v);
