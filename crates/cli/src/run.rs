@@ -502,14 +502,19 @@ pub(crate) fn reduce(dir: &Path, timeout: Duration, limits: Limits) -> Result<Ex
     };
     let reduction = reducer.reduce(&test_case, &found.signature.family())?;
     let before = (case.query.len(), case.graph.nodes.len() + case.graph.relationships.len());
+    let state = reduction.state();
     if let Some(r) = reduction.reduced {
         case.take_reduction(r);
     }
-    case.reduction = if reduction.finished { ReductionState::Finished } else { ReductionState::Unfinished };
+    case.reduction = state;
     rewrite(dir, &case)?;
     say!(
         "{} in {:.1} s ({} candidates): query {} → {} characters, graph {} → {} entities\n{}",
-        if reduction.finished { "reduced to a fixpoint" } else { "reduction stopped at its limits" },
+        match case.reduction {
+            ReductionState::Finished => "reduced to a fixpoint",
+            ReductionState::NotReplayed => "not reduced: what was smaller did not show the finding on a fresh load",
+            _ => "reduction stopped at its limits",
+        },
         started.elapsed().as_secs_f64(),
         reduction.attempts,
         before.0,

@@ -51,11 +51,14 @@ struct W {
     inside: BTreeMap<String, Expr>,
     /// Writing a `shortestPath()`, whose hop keeps its `*min..max`.
     in_shortest: bool,
+    /// The next expression stands alone between a clause's keywords, where
+    /// an operator needs no parentheses of its own.
+    top: bool,
 }
 
 impl W {
     fn new(out: String, sp: Spelling) -> Self {
-        Self { out, sp, used: BTreeSet::new(), inside: BTreeMap::new(), in_shortest: false }
+        Self { out, sp, used: BTreeSet::new(), inside: BTreeMap::new(), in_shortest: false, top: false }
     }
 
     /// ` WHERE e` before the element's closing bracket, for its variable `v`.
@@ -131,7 +134,7 @@ fn clause(out: &mut W, c: &Clause) {
             out.inside.clear();
             if let Some(c) = condition {
                 out.push_str(" WHERE ");
-                expr(out, &c);
+                top_expr(out, &c);
             }
             if parenthesized {
                 out.push(')');
@@ -142,7 +145,7 @@ fn clause(out: &mut W, c: &Clause) {
             let _ = write!(out, "CALL {name}() YIELD {column} AS {}", id(alias));
             if let Some(p) = predicate {
                 out.push_str(" WHERE ");
-                expr(out, p);
+                top_expr(out, p);
             }
         }
         Clause::Unwind { list, alias } => {
@@ -263,9 +266,11 @@ fn projection(out: &mut W, keyword: &str, p: &Projection) {
             out.push_str(", ");
         }
         first = false;
-        expr(out, e);
-        // `n AS n` says nothing `n` does not: the column is named `n` either way.
-        if !matches!(e, Expr::Variable(v) if v == alias) {
+        let start = out.out.len();
+        top_expr(out, e);
+        // `n AS n` says nothing `n` does not, and an alias that is the
+        // expression's own text is the name its column has without one.
+        if !matches!(e, Expr::Variable(v) if v == alias) && out.out[start..] != *alias {
             let _ = write!(out, " AS {}", id(alias));
         }
     }
@@ -275,7 +280,7 @@ fn projection(out: &mut W, keyword: &str, p: &Projection) {
             if i > 0 {
                 out.push_str(", ");
             }
-            expr(out, e);
+            top_expr(out, e);
             match (out.sp.order_keywords, *desc) {
                 (OrderKeywords::Implied, true) | (OrderKeywords::Short, true) => out.push_str(" DESC"),
                 (OrderKeywords::Implied, false) => {}
@@ -299,7 +304,7 @@ fn projection(out: &mut W, keyword: &str, p: &Projection) {
     }
     if let Some(w) = &p.predicate {
         out.push_str(" WHERE ");
-        expr(out, w);
+        top_expr(out, w);
     }
 }
 
@@ -494,6 +499,14 @@ fn map(out: &mut W, entries: &[(String, Expr)]) {
     out.push('}');
 }
 
+/// An expression's text as a query of this spelling writes it: the name
+/// of a RETURN column that has no alias.
+pub fn expr_spelled(e: &Expr, spelling: Spelling) -> String {
+    let mut w = W::new(String::new(), spelling);
+    top_expr(&mut w, e);
+    w.out
+}
+
 /// Renders an expression onto `out`, plainly spelled.
 pub fn expr_into(out: &mut String, e: &Expr) {
     let mut w = W::new(std::mem::take(out), Spelling::default());
@@ -501,7 +514,15 @@ pub fn expr_into(out: &mut String, e: &Expr) {
     *out = w.out;
 }
 
+/// An expression that stands alone between a clause's keywords: a WHERE,
+/// a projected item, an ORDER BY key.
+fn top_expr(out: &mut W, e: &Expr) {
+    out.top = true;
+    expr(out, e);
+}
+
 fn expr(out: &mut W, e: &Expr) {
+    let top = std::mem::take(&mut out.top);
     match e {
         Expr::Literal(v) => literal(out, v),
         Expr::Variable(v) => out.push_str(&id(v)),
@@ -544,7 +565,9 @@ fn expr(out: &mut W, e: &Expr) {
             let _ = write!(out, "({}:{}|{})", id(v), id(&l1[0]), id(&l2[0]));
         }
         Expr::Binary(op, a, b) => {
-            out.push('(');
+            if !top {
+                out.push('(');
+            }
             // FalkorDB binds IN, STARTS WITH, ENDS WITH, CONTAINS and =~
             // tighter than arithmetic and unary minus: an operand that is not
             // an atom gets parentheses of its own.
@@ -555,12 +578,16 @@ fn expr(out: &mut W, e: &Expr) {
             }
             let _ = write!(out, " {} ", op.text());
             expr(out, b);
-            out.push(')');
+            if !top {
+                out.push(')');
+            }
         }
         Expr::Not(a) => {
-            out.push_str("(NOT ");
+            out.push_str(if top { "NOT " } else { "(NOT " });
             expr(out, a);
-            out.push(')');
+            if !top {
+                out.push(')');
+            }
         }
         Expr::Negate(a) => {
             out.push_str("(-");
@@ -568,9 +595,14 @@ fn expr(out: &mut W, e: &Expr) {
             out.push(')');
         }
         Expr::IsNull { expr: a, negated } => {
-            out.push('(');
+            if !top {
+                out.push('(');
+            }
             atom(out, a);
-            out.push_str(if *negated { " IS NOT NULL)" } else { " IS NULL)" });
+            out.push_str(if *negated { " IS NOT NULL" } else { " IS NULL" });
+            if !top {
+                out.push(')');
+            }
         }
         Expr::Function(name, args)
             if name == "size"

@@ -12,12 +12,33 @@ use std::time::{Duration, Instant};
 /// servers in order, and not the servers behind its back (a server killed
 /// by the terminal would look like a crash); and, on Linux, killed when the
 /// thread that started it is gone, so a graphlancer killed outright
-/// (SIGKILL) leaves no server or engine host behind.
+/// (SIGKILL) leaves no server or engine host behind. Its crashes write no
+/// core files: a campaign crashes an engine thousands of times, and each
+/// core of a server's address space takes seconds and disk.
 pub(crate) fn owned(cmd: &mut Command) -> &mut Command {
     cmd.process_group(0);
     #[cfg(target_os = "linux")]
     dies_with_parent(cmd);
+    no_core_files(cmd);
     cmd
+}
+
+#[allow(unsafe_code)]
+fn no_core_files(cmd: &mut Command) {
+    // SAFETY: setrlimit is async-signal-safe and the closure touches no
+    // memory of the parent.
+    unsafe {
+        cmd.pre_exec(|| {
+            // Only the soft limit: lowering it never fails, and the hard one
+            // stays where the user had it.
+            let mut limit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+            if libc::getrlimit(libc::RLIMIT_CORE, &mut limit) == 0 {
+                limit.rlim_cur = 0;
+                let _ = libc::setrlimit(libc::RLIMIT_CORE, &limit);
+            }
+            Ok(())
+        });
+    }
 }
 
 #[cfg(target_os = "linux")]

@@ -1020,7 +1020,7 @@ impl Campaign {
             *engine_time += t.elapsed();
             s.reduction_seconds.push(t.elapsed().as_secs_f64());
             self.time.reduction += t.elapsed().as_secs_f64();
-            state = if reduction.finished { ReductionState::Finished } else { ReductionState::Unfinished };
+            state = reduction.state();
             reduced = reduction.reduced;
         }
         let mut case = Case {
@@ -1393,16 +1393,11 @@ fn count(summary: &mut EngineSummary, outcome: &Outcome, waited: Duration, query
 
 /// What a time budget keeps back from new queries for reducing the last of
 /// its findings: without it a finding of the last seconds is written as it
-/// was generated. The 90th percentile of the reductions so far, at least
-/// [`MIN_RESERVE`], at most a tenth of the budget and one finding's limit.
+/// was generated. The longest reduction so far, at least [`MIN_RESERVE`],
+/// at most a tenth of the budget and one finding's limit.
 fn reduction_reserve(budget: Duration, per_finding: Duration, so_far: &[f64]) -> Duration {
-    let mut seen: Vec<f64> = so_far.to_vec();
-    seen.sort_by(f64::total_cmp);
-    let typical = match seen.len() {
-        0 => Duration::ZERO,
-        n => Duration::from_secs_f64(seen[(n * 9).div_ceil(10) - 1]),
-    };
-    typical.max(MIN_RESERVE).min(budget / 10).min(per_finding)
+    let longest = so_far.iter().copied().fold(0.0, f64::max);
+    Duration::from_secs_f64(longest).max(MIN_RESERVE).min(budget / 10).min(per_finding)
 }
 
 /// The least [`reduction_reserve`] keeps, before any reduction has been timed.
@@ -1413,15 +1408,11 @@ mod reserve_tests {
     use super::*;
 
     #[test]
-    fn the_reserve_follows_the_slow_reductions_within_its_bounds() {
+    fn the_reserve_is_the_longest_reduction_within_its_bounds() {
         let (ten_min, minute) = (Duration::from_secs(600), Duration::from_secs(60));
         assert_eq!(reduction_reserve(ten_min, minute, &[]), MIN_RESERVE);
-        // One slow reduction in ten is within the 90th percentile; two are not.
-        let mut times = vec![1.0; 9];
-        times.push(25.0);
-        assert_eq!(reduction_reserve(ten_min, minute, &times), MIN_RESERVE);
-        times[0] = 25.0;
-        assert_eq!(reduction_reserve(ten_min, minute, &times), Duration::from_secs(25));
+        assert_eq!(reduction_reserve(ten_min, minute, &[1.0, 2.0]), MIN_RESERVE);
+        assert_eq!(reduction_reserve(ten_min, minute, &[1.0, 25.0, 3.0]), Duration::from_secs(25));
         assert_eq!(reduction_reserve(ten_min, minute, &[300.0]), minute);
         assert_eq!(reduction_reserve(Duration::from_secs(30), minute, &[20.0]), Duration::from_secs(3));
     }

@@ -164,6 +164,10 @@ pub enum ReductionState {
     Finished,
     /// Stopped at its limits; `graphlancer reduce` goes on from here.
     Unfinished,
+    /// The smaller cases it found did not show the finding again on a fresh
+    /// load (a finding that shows only now and then): written as generated;
+    /// `graphlancer reduce` tries again.
+    NotReplayed,
 }
 
 /// A query of a group, with every engine's outcome on it.
@@ -691,6 +695,11 @@ fn readme(case: &Case, dir: &Path) -> String {
     match case.reduction {
         ReductionState::Unfinished => s.push_str(
             "**Reduction unfinished:** it stopped at its limits; `graphlancer reduce` on this folder goes on.\n\n",
+        ),
+        ReductionState::NotReplayed => s.push_str(
+            "**Not reduced:** the smaller cases the reducer found did not show the finding again on a freshly \
+             loaded graph (it shows only now and then), so this is the case as generated; `graphlancer reduce` \
+             on this folder tries again.\n\n",
         ),
         ReductionState::Finished => {
             s.push_str("The outcomes below are those of the reduced case, replayed on the reduced graph.\n\n")

@@ -664,15 +664,15 @@ mod tests {
         );
         assert_eq!(
             q,
-            "MATCH (n0) WHERE (n0:L0) MATCH (n0)-[:T0]->(n1) WHERE ((n1.k > 1) AND (n1.k < 5)) \
-             WITH n1.k2 AS v2 WHERE (v2 IS NOT NULL) WITH DISTINCT v2 RETURN v2"
+            "MATCH (n0) WHERE (n0:L0) MATCH (n0)-[:T0]->(n1) WHERE (n1.k > 1) AND (n1.k < 5) \
+             WITH n1.k2 AS v2 WHERE v2 IS NOT NULL WITH DISTINCT v2 RETURN v2"
         );
     }
 
     #[test]
     fn ids_are_the_generated_ids_and_until_is_refused() {
         let q = cypher(Source::VIds(vec![3, 5]), vec![Step::Move(Direction::In, vec![]), Step::HasId(vec![1])]);
-        assert_eq!(q, "MATCH (n0) WHERE (n0.gid IN [3, 5]) MATCH (n0)<-[]-(n1) WHERE (n1.gid IN [1]) RETURN n1");
+        assert_eq!(q, "MATCH (n0) WHERE n0.gid IN [3, 5] MATCH (n0)<-[]-(n1) WHERE n1.gid IN [1] RETURN n1");
         let until = Step::Repeat {
             body: vec![Step::Move(Direction::Out, vec![])],
             times: 2,
@@ -688,8 +688,8 @@ mod tests {
         assert_eq!(
             q,
             "MATCH (n0) CALL { WITH n0 MATCH (n0)-[]->(n1) RETURN n1 UNION ALL WITH n0 MATCH (n0)<-[]-(n1) \
-             RETURN n1 } WITH n1.k AS v2 WHERE (v2 IS NOT NULL) WITH sum(v2) AS v4, count(*) AS c3 \
-             WHERE (c3 > 0) RETURN v4"
+             RETURN n1 } WITH n1.k AS v2 WHERE v2 IS NOT NULL WITH sum(v2) AS v4, count(*) AS c3 \
+             WHERE c3 > 0 RETURN v4"
         );
     }
 
@@ -708,7 +708,7 @@ mod tests {
         assert!(tr.ordered);
         assert_eq!(
             graphlancer_cypher::render(&tr.query),
-            "MATCH (n0) WITH n0 ORDER BY n0.gid DESC LIMIT 3 WITH n0 WHERE (n0.k IS NOT NULL) \
+            "MATCH (n0) WITH n0 ORDER BY n0.gid DESC LIMIT 3 WITH n0 WHERE n0.k IS NOT NULL \
              WITH DISTINCT n0 RETURN n0 ORDER BY n0.gid DESC"
         );
     }
