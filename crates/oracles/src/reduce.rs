@@ -270,7 +270,8 @@ impl Reducer<'_> {
             return Ok(true);
         }
         self.rename(state, run)?;
-        self.unalias(state, run)?;
+        self.tidy(state, run, unnamed)?;
+        self.tidy(state, run, unaliased)?;
         let mut replay = self.replay(state, run)?;
         if replay.is_none() && verified.2.is_some() && (&state.group, &state.graph) != (&verified.0, &verified.1) {
             // A finding that shows now and then can miss every replay of the
@@ -775,15 +776,15 @@ impl Reducer<'_> {
         Ok(())
     }
 
-    /// The final RETURN's computed columns without their aliases, named by
-    /// their own text (`RETURN count(*)` says what `RETURN count(*) AS a0`
-    /// does), kept when the finding holds.
-    fn unalias(&mut self, state: &mut State, run: &mut Run<'_>) -> Result<(), EngineError> {
-        if state.group[0].traversal.is_some() || run.spent() {
+    /// One edit of a lone query, kept when the finding holds: the last
+    /// tidying of a reduced case ([`unaliased`], [`unnamed`]). Not of a
+    /// group, whose other queries are derived from its source's names.
+    fn tidy(&mut self, state: &mut State, run: &mut Run<'_>, edit: fn(&mut Query)) -> Result<(), EngineError> {
+        if state.group.len() != 1 || state.group[0].traversal.is_some() || run.spent() {
             return Ok(());
         }
         let mut group = state.group.clone();
-        group.iter_mut().for_each(|c| unaliased(&mut c.query));
+        group.iter_mut().for_each(|c| edit(&mut c.query));
         if group == state.group || !self.admissible(&group) {
             return Ok(());
         }
@@ -1654,6 +1655,42 @@ fn renamed(group: &[Candidate]) -> Option<Vec<Candidate>> {
         .collect()
 }
 
+/// The query without the names of pattern variables (nodes, relationships,
+/// paths) it never uses again: `MATCH ()-[r0:T0]->()` for `MATCH
+/// (n0)-[r0:T0]->(n1)` where only `r0` is read.
+fn unnamed(q: &mut Query) {
+    let text = graphlancer_cypher::render(q);
+    // `*` projects every name in scope: each one is used there.
+    if ["WITH *", "RETURN *", "DISTINCT *"].iter().any(|star| text.contains(star)) {
+        return;
+    }
+    let once = |v: &Option<String>| v.as_deref().is_some_and(|v| occurrences(&text, v) == 1);
+    let unname = |p: &mut graphlancer_cypher::ast::PathPattern| {
+        for v in std::iter::once(&mut p.name)
+            .chain(std::iter::once(&mut p.start.variable))
+            .chain(p.hops.iter_mut().flat_map(|(r, n)| [&mut r.variable, &mut n.variable]))
+        {
+            if once(v) {
+                *v = None;
+            }
+        }
+    };
+    for part in &mut q.parts {
+        for c in &mut part.clauses {
+            match c {
+                Clause::Match { patterns, .. } | Clause::Create { patterns } => patterns.iter_mut().for_each(unname),
+                Clause::Merge { pattern, .. } => unname(pattern),
+                _ => {}
+            }
+        }
+    }
+}
+
+/// How often `word` stands alone in `text`.
+fn occurrences(text: &str, word: &str) -> usize {
+    standalone(text, word).count()
+}
+
 /// The query with its final RETURN's computed columns aliased by their own
 /// text, which renders them without `AS`. Not across UNION, whose parts
 /// must name their columns alike, nor where ORDER BY names the alias or
@@ -1676,8 +1713,13 @@ fn unaliased(q: &mut Query) {
 
 /// Where `word` first stands alone in `text`.
 fn first_word(text: &str, word: &str) -> Option<usize> {
+    standalone(text, word).next()
+}
+
+/// Where `word` stands alone in `text`: not part of a longer name.
+fn standalone<'a>(text: &'a str, word: &'a str) -> impl Iterator<Item = usize> + 'a {
     let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
-    text.match_indices(word).map(|(at, _)| at).find(|&at| {
+    text.match_indices(word).map(|(at, _)| at).filter(move |&at| {
         !text[..at].chars().next_back().is_some_and(ident) && !text[at + word.len()..].chars().next().is_some_and(ident)
     })
 }
@@ -1929,6 +1971,26 @@ mod tests {
         assert_eq!(unalias("RETURN 0 AS a0 UNION RETURN 1 AS a0"), "RETURN 0 AS a0 UNION RETURN 1 AS a0");
         // A WITH's aliases are names later clauses use.
         assert_eq!(unalias("WITH 1 AS a0 RETURN a0 + 1 AS a1"), "WITH 1 AS a0 RETURN a0 + 1");
+    }
+
+    #[test]
+    fn pattern_variables_used_nowhere_else_lose_their_names() {
+        let unname = |text: &str| {
+            let mut q = graphlancer_cypher::parse::parse(text).expect("parses");
+            unnamed(&mut q);
+            graphlancer_cypher::render(&q)
+        };
+        assert_eq!(
+            unname("MATCH (n0)-[r0:T0]->(n1), (n1)-[r1]->(n2) SET r0.k = 1 RETURN n2"),
+            "MATCH ()-[r0:T0]->(n1), (n1)-[]->(n2) SET r0.k = 1 RETURN n2"
+        );
+        assert_eq!(unname("MATCH p0 = (n0)-[:T0]->(n1) RETURN n0"), "MATCH (n0)-[:T0]->() RETURN n0");
+        assert_eq!(unname("MATCH (n0) WHERE n0.k > 1 RETURN 0"), "MATCH (n0) WHERE n0.k > 1 RETURN 0");
+        // `WITH *` groups by every name in scope.
+        assert_eq!(
+            unname("MATCH (n0)-[r0]->(n1) WITH *, count(*) AS a0 RETURN a0"),
+            "MATCH (n0)-[r0]->(n1) WITH *, count(*) AS a0 RETURN a0"
+        );
     }
 
     fn guard_text(c: &Candidate) -> String {
