@@ -806,11 +806,15 @@ fn repeats_keys(query: &Query, answer: &Outcome) -> bool {
     if !grouping(r) {
         return false;
     }
+    // Columns by position where the RETURN lists them all: an engine names
+    // a column without an alias in its own way (Kuzu: `TRIM(n2.k2)`).
+    let by_position = !r.star && rows.columns.len() == r.items.len();
     let Some(keys) = r
         .items
         .iter()
-        .filter(|(e, _)| !e.has_aggregate())
-        .map(|(_, alias)| rows.columns.iter().position(|c| c == alias))
+        .enumerate()
+        .filter(|(_, (e, _))| !e.has_aggregate())
+        .map(|(i, (_, alias))| if by_position { Some(i) } else { rows.columns.iter().position(|c| c == alias) })
         .collect::<Option<Vec<usize>>>()
     else {
         return false;
