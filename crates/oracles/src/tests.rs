@@ -465,6 +465,10 @@ fn localization_names_the_clause_behind_rows_a_grouping_return_parts() {
     fn rows_of(n: usize) -> Outcome {
         Outcome::Rows(ResultSet::new(vec!["x".into()], vec![vec![Value::Int(1)]; n]))
     }
+    // Two rows whose keys differ, as a right DISTINCT returns them.
+    fn two_keys() -> Outcome {
+        Outcome::Rows(ResultSet::new(vec!["x".into()], vec![vec![Value::Int(1)], vec![Value::Int(2)]]))
+    }
     fn one_of(v: i64) -> Outcome {
         Outcome::Rows(ResultSet::new(vec!["x".into()], vec![vec![Value::Int(v)]]))
     }
@@ -504,10 +508,18 @@ fn localization_names_the_clause_behind_rows_a_grouping_return_parts() {
 
     // Every clause before it agrees: the DISTINCT is named, with its key's
     // kind, the same in a RETURN, in a WITH and as a UNION's merging.
-    let same: fn(bool, &str) -> Outcome = |_, _| rows_of(2);
+    let same: fn(bool, &str) -> Outcome = |_, _| two_keys();
     let distinct = Some("rows-after(grouping,keys:var:Int)");
     let text = "UNWIND [1, 2] AS u RETURN DISTINCT u AS a0";
-    assert_eq!(locate(same, text, (rows_of(2), rows_of(1)), Symptom::RowCount).as_deref(), distinct);
+    assert_eq!(locate(same, text, (two_keys(), rows_of(1)), Symptom::RowCount).as_deref(), distinct);
+    // Two rows of one key from a DISTINCT are repeated keys, found by the
+    // column's position: the fake names it `x`, as Kuzu names an unaliased
+    // column its own way.
+    let repeated: fn(bool, &str) -> Outcome = |_, _| rows_of(2);
+    assert_eq!(
+        locate(repeated, text, (rows_of(2), rows_of(1)), Symptom::RowCount).as_deref(),
+        Some("rows-after(grouping,repeated keys)")
+    );
     let merged: fn(bool, &str) -> Outcome =
         |right, q| if q.contains("DISTINCT") { rows_of(if right { 2 } else { 1 }) } else { rows_of(2) };
     let text = "UNWIND [1, 2] AS u WITH DISTINCT u AS a0 RETURN 0 AS a1";
