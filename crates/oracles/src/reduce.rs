@@ -780,6 +780,17 @@ impl Reducer<'_> {
             return Ok(());
         }
         let Some(group) = renamed(&state.group) else { return Ok(()) };
+        self.keep_if_shown(state, run, group)
+    }
+
+    /// `group` in place of the kept one, where it is a change the checker
+    /// accepts and it shows the finding.
+    fn keep_if_shown(
+        &mut self,
+        state: &mut State,
+        run: &mut Run<'_>,
+        group: Vec<Candidate>,
+    ) -> Result<(), EngineError> {
         if group == state.group || !self.admissible(&group) {
             return Ok(());
         }
@@ -800,15 +811,7 @@ impl Reducer<'_> {
         }
         let mut group = state.group.clone();
         group.iter_mut().for_each(|c| edit(&mut c.query));
-        if group == state.group || !self.admissible(&group) {
-            return Ok(());
-        }
-        run.attempts += 1;
-        if let Some(found) = self.trial(run, queries_of(run.case, &group))? {
-            state.group = group;
-            state.best = Some(found);
-        }
-        Ok(())
+        self.keep_if_shown(state, run, group)
     }
 
     fn load(&mut self, graph: &Graph) -> Result<(), EngineError> {
@@ -1990,13 +1993,16 @@ mod tests {
         }
     }
 
+    /// `text` parsed, edited by `edit` and written again.
+    fn edited(text: &str, edit: fn(&mut Query)) -> String {
+        let mut q = graphlancer_cypher::parse::parse(text).expect("parses");
+        edit(&mut q);
+        graphlancer_cypher::render(&q)
+    }
+
     #[test]
     fn computed_return_columns_lose_their_aliases_where_nothing_names_them() {
-        let unalias = |text: &str| {
-            let mut q = graphlancer_cypher::parse::parse(text).expect("parses");
-            unaliased(&mut q);
-            graphlancer_cypher::render(&q)
-        };
+        let unalias = |text: &str| edited(text, unaliased);
         assert_eq!(
             unalias("MATCH (n) RETURN n AS n, count(*) AS a0, n.k AS a1, 0 AS a2 ORDER BY a1"),
             "MATCH (n) RETURN n, count(*), n.k AS a1, 0 ORDER BY a1"
@@ -2010,11 +2016,7 @@ mod tests {
 
     #[test]
     fn pattern_variables_used_nowhere_else_lose_their_names() {
-        let unname = |text: &str| {
-            let mut q = graphlancer_cypher::parse::parse(text).expect("parses");
-            unnamed(&mut q);
-            graphlancer_cypher::render(&q)
-        };
+        let unname = |text: &str| edited(text, unnamed);
         assert_eq!(
             unname("MATCH (n0)-[r0:T0]->(n1), (n1)-[r1]->(n2) SET r0.k = 1 RETURN n2"),
             "MATCH ()-[r0:T0]->(n1), (n1)-[]->(n2) SET r0.k = 1 RETURN n2"
