@@ -920,6 +920,20 @@ mod tests {
     }
 
     #[test]
+    fn only_a_querys_own_return_names_a_column_by_its_text() {
+        let mut q =
+            parse("MATCH (n) WITH n.k0 AS a CALL { WITH n RETURN n.k1 AS b } RETURN n.k2 AS c").expect("a value");
+        let Clause::With(w) = &mut q.parts[0].clauses[1] else { panic!("{q:?}") };
+        w.items[0].1 = "n.k0".into();
+        let Clause::Call { body, .. } = &mut q.parts[0].clauses[2] else { panic!("{q:?}") };
+        let Some(Clause::Return(inner)) = body.clauses.last_mut() else { panic!("{q:?}") };
+        inner.items[0].1 = "n.k1".into();
+        let Some(Clause::Return(r)) = q.parts[0].clauses.last_mut() else { panic!("{q:?}") };
+        r.items[0].1 = "n.k2".into();
+        assert_eq!(render(&q), "MATCH (n) WITH n.k0 AS `n.k0` CALL { WITH n RETURN n.k1 AS `n.k1` } RETURN n.k2");
+    }
+
+    #[test]
     fn map_projections_with_entries_parse_back_to_themselves() {
         let text = "MATCH (n) WITH n, 1 AS x RETURN n{.k0, m0: (x + 1), x} AS m";
         let q = parse(text).expect("a value");

@@ -54,11 +54,13 @@ struct W {
     /// The next expression stands alone between a clause's keywords, where
     /// an operator needs no parentheses of its own.
     top: bool,
+    /// Writing a `CALL { }` body, whose RETURN items need aliases.
+    in_call: bool,
 }
 
 impl W {
     fn new(out: String, sp: Spelling) -> Self {
-        Self { out, sp, used: BTreeSet::new(), inside: BTreeMap::new(), in_shortest: false, top: false }
+        Self { out, sp, used: BTreeSet::new(), inside: BTreeMap::new(), in_shortest: false, top: false, in_call: false }
     }
 
     /// ` WHERE e` before the element's closing bracket, for its variable `v`.
@@ -216,7 +218,9 @@ fn clause(out: &mut W, c: &Clause) {
                 if !imports.is_empty() {
                     let _ = write!(out, "WITH {} ", imports.iter().map(|v| id(v)).collect::<Vec<_>>().join(", "));
                 }
+                let outer = std::mem::replace(&mut out.in_call, true);
                 single(out, part);
+                out.in_call = outer;
             }
             out.push_str(" }");
         }
@@ -268,9 +272,11 @@ fn projection(out: &mut W, keyword: &str, p: &Projection) {
         first = false;
         let start = out.out.len();
         top_expr(out, e);
-        // `n AS n` says nothing `n` does not, and an alias that is the
-        // expression's own text is the name its column has without one.
-        if !matches!(e, Expr::Variable(v) if v == alias) && out.out[start..] != *alias {
+        // `n AS n` says nothing `n` does not, and a query's own RETURN item
+        // whose alias is its text has that name without one (a WITH's item,
+        // or a RETURN's in a CALL body, must have an alias).
+        let own_name = keyword == "RETURN" && !out.in_call && out.out[start..] == *alias;
+        if !matches!(e, Expr::Variable(v) if v == alias) && !own_name {
             let _ = write!(out, " AS {}", id(alias));
         }
     }

@@ -1393,14 +1393,19 @@ fn count(summary: &mut EngineSummary, outcome: &Outcome, waited: Duration, query
 
 /// What a time budget keeps back from new queries for reducing the last of
 /// its findings: without it a finding of the last seconds is written as it
-/// was generated. The longest reduction so far, at least [`MIN_RESERVE`],
-/// at most a tenth of the budget and one finding's limit.
+/// was generated. Once a finding has been reduced: the longest reduction so
+/// far, at least [`MIN_RESERVE`], at most a tenth of the budget and one
+/// finding's limit. Nothing before (a campaign that finds nothing runs to
+/// its end).
 fn reduction_reserve(budget: Duration, per_finding: Duration, so_far: &[f64]) -> Duration {
+    if so_far.is_empty() {
+        return Duration::ZERO;
+    }
     let longest = so_far.iter().copied().fold(0.0, f64::max);
     Duration::from_secs_f64(longest).max(MIN_RESERVE).min(budget / 10).min(per_finding)
 }
 
-/// The least [`reduction_reserve`] keeps, before any reduction has been timed.
+/// The least [`reduction_reserve`] keeps once a finding has been reduced.
 const MIN_RESERVE: Duration = Duration::from_secs(10);
 
 #[cfg(test)]
@@ -1410,7 +1415,7 @@ mod reserve_tests {
     #[test]
     fn the_reserve_is_the_longest_reduction_within_its_bounds() {
         let (ten_min, minute) = (Duration::from_secs(600), Duration::from_secs(60));
-        assert_eq!(reduction_reserve(ten_min, minute, &[]), MIN_RESERVE);
+        assert_eq!(reduction_reserve(ten_min, minute, &[]), Duration::ZERO);
         assert_eq!(reduction_reserve(ten_min, minute, &[1.0, 2.0]), MIN_RESERVE);
         assert_eq!(reduction_reserve(ten_min, minute, &[1.0, 25.0, 3.0]), Duration::from_secs(25));
         assert_eq!(reduction_reserve(ten_min, minute, &[300.0]), minute);

@@ -391,20 +391,10 @@ impl Reducer<'_> {
         // Rows grouped wrongly: a pinned key groups differently whatever the
         // bug, so a grouping culprit keeps its name.
         let grouping = matches!(&finding.signature.fault, Fault::Culprit { expression } if expression.starts_with("rows-after(grouping"));
-        // A write a read saw too early leaves a NULL (a property removed) or
-        // a value where the other engine has the other: the write is the
-        // bug, whatever operation reads the value.
-        let pipelined = matches!(&finding.signature.fault, Fault::Culprit { expression } if expression.starts_with("pipelined-writes"));
         // A finding that shows only now and then also vanishes now and then:
         // a pinned operand's run would blame whatever it changed.
         let flaky = run.tries > 1 || state.replays.0 < state.replays.1;
-        if !self.oracle.kind().compares_a_pair()
-            || !differs
-            || flaky
-            || grouping
-            || pipelined
-            || query.traversal.is_some()
-        {
+        if !self.oracle.kind().compares_a_pair() || !differs || flaky || grouping || query.traversal.is_some() {
             return Ok(());
         }
         let schema = self.judge.schema;
@@ -911,22 +901,33 @@ struct Pinned {
     prefix: Vec<Clause>,
 }
 
-/// Whether `operand` reads a property key that a clause of `prefix` sets or
-/// removes (by any variable: a WITH may have renamed it).
+/// Whether `operand` reads a property key that a clause of `prefix` (or a
+/// FOREACH or CALL body in it) sets or removes, through any variable: the
+/// node written and the node read may be one under two names.
 fn written_before(prefix: &[Clause], operand: &Expr) -> bool {
-    use graphlancer_cypher::ast::{RemoveItem, SetItem};
     let Expr::Property(_, key) = operand else { return false };
+    writes_key(prefix, key)
+}
+
+fn writes_key(clauses: &[Clause], key: &str) -> bool {
+    use graphlancer_cypher::ast::{RemoveItem, SetItem};
     let sets = |items: &[SetItem]| {
         items.iter().any(|i| match i {
             SetItem::Property(_, k, _) => k == key,
-            SetItem::MergeMap(_, m) | SetItem::ReplaceMap(_, m) => m.iter().any(|(k, _)| k == key) || m.is_empty(),
+            SetItem::MergeMap(_, m) => m.iter().any(|(k, _)| k == key),
+            // `v = {...}` removes every key it does not name.
+            SetItem::ReplaceMap(..) => true,
             SetItem::Label(..) => false,
         })
     };
-    prefix.iter().any(|c| match c {
+    clauses.iter().any(|c| match c {
         Clause::Set { items } => sets(items),
         Clause::Merge { on_create, on_match, .. } => sets(on_create) || sets(on_match),
         Clause::Remove { items } => items.iter().any(|i| matches!(i, RemoveItem::Property(_, k) if k == key)),
+        Clause::Foreach { body, .. } => writes_key(body, key),
+        Clause::Call { body, union_all, .. } => {
+            std::iter::once(body).chain(union_all).any(|b| writes_key(&b.clauses, key))
+        }
         _ => false,
     })
 }
@@ -1697,11 +1698,11 @@ fn renamed(group: &[Candidate]) -> Option<Vec<Candidate>> {
 /// paths) it never uses again: `MATCH ()-[r0:T0]->()` for `MATCH
 /// (n0)-[r0:T0]->(n1)` where only `r0` is read.
 fn unnamed(q: &mut Query) {
-    let text = graphlancer_cypher::render(q);
     // `*` projects every name in scope: each one is used there.
-    if ["WITH *", "RETURN *", "DISTINCT *"].iter().any(|star| text.contains(star)) {
+    if q.parts.iter().any(|p| projects_all(&p.clauses)) {
         return;
     }
+    let text = graphlancer_cypher::render(q);
     let once = |v: &Option<String>| v.as_deref().is_some_and(|v| occurrences(&text, v) == 1);
     let unname = |p: &mut graphlancer_cypher::ast::PathPattern| {
         for v in std::iter::once(&mut p.name)
@@ -1722,6 +1723,18 @@ fn unnamed(q: &mut Query) {
             }
         }
     }
+}
+
+/// Whether a WITH or RETURN of `clauses`, or of a body inside them, is `*`.
+fn projects_all(clauses: &[Clause]) -> bool {
+    clauses.iter().any(|c| match c {
+        Clause::With(p) | Clause::Return(p) => p.star,
+        Clause::Call { body, union_all, .. } => {
+            std::iter::once(body).chain(union_all).any(|b| projects_all(&b.clauses))
+        }
+        Clause::Foreach { body, .. } => projects_all(body),
+        _ => false,
+    })
 }
 
 /// How often `word` stands alone in `text`.
@@ -2023,7 +2036,14 @@ mod tests {
         );
         assert_eq!(unname("MATCH p0 = (n0)-[:T0]->(n1) RETURN n0"), "MATCH (n0)-[:T0]->() RETURN n0");
         assert_eq!(unname("MATCH (n0) WHERE n0.k > 1 RETURN 0"), "MATCH (n0) WHERE n0.k > 1 RETURN 0");
-        // `WITH *` groups by every name in scope.
+        // `WITH *` groups by every name in scope, however it is spelled.
+        let mut all =
+            graphlancer_cypher::parse::parse("MATCH (n0)-[r0]->(n1) WITH *, count(*) AS a0 RETURN a0").expect("parses");
+        all.spelling.return_all = true;
+        let before = graphlancer_cypher::render(&all);
+        assert!(before.contains("WITH ALL *"), "{before}");
+        unnamed(&mut all);
+        assert_eq!(graphlancer_cypher::render(&all), before);
         assert_eq!(
             unname("MATCH (n0)-[r0]->(n1) WITH *, count(*) AS a0 RETURN a0"),
             "MATCH (n0)-[r0]->(n1) WITH *, count(*) AS a0 RETURN a0"

@@ -698,8 +698,8 @@ fn readme(case: &Case, dir: &Path) -> String {
         ),
         ReductionState::NotReplayed => s.push_str(
             "**Not reduced:** the smaller cases the reducer found did not show the finding again on a freshly \
-             loaded graph (it shows only now and then), so this is the case as generated; `graphlancer reduce` \
-             on this folder tries again.\n\n",
+             loaded graph (it shows only now and then), so the case is kept as it was before that reduction \
+             (in a campaign, as generated); `graphlancer reduce` on this folder tries again.\n\n",
         ),
         ReductionState::Finished => {
             s.push_str("The outcomes below are those of the reduced case, replayed on the reduced graph.\n\n")

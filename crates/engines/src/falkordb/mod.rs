@@ -205,6 +205,12 @@ impl FalkorDb {
 
     /// Deletes the graph key and creates the current graph again.
     fn restore(&mut self) -> Result<(), EngineError> {
+        self.restore_within(true)
+    }
+
+    /// [`Self::restore`], its statements bounded by the first load's time
+    /// (`bounded`) or by [`SETUP_TIMEOUT`].
+    fn restore_within(&mut self, bounded: bool) -> Result<(), EngineError> {
         // A server still busy with a hung query must not hold recovery forever.
         self.conn
             .set_read_timeout(Some(RESTORE_TIMEOUT))
@@ -225,7 +231,9 @@ impl FalkorDb {
         // (the catalog as it was then, not as later queries grew it).
         let known = self.loaded.as_ref().filter(|l| l.graph == graph);
         let reuse = known.map(|l| (l.identities.clone(), l.catalog.clone()));
-        let within = known.map_or(SETUP_TIMEOUT, |l| (l.took * RESTORE_FACTOR).clamp(RESTORE_AT_LEAST, SETUP_TIMEOUT));
+        let within = known
+            .filter(|_| bounded)
+            .map_or(SETUP_TIMEOUT, |l| (l.took * RESTORE_FACTOR).clamp(RESTORE_AT_LEAST, SETUP_TIMEOUT));
         let started = Instant::now();
         if self.settings.value(&FALKORDB_INDEX) == "all" {
             // Before the data: an index built afterwards fills in the background.
@@ -318,12 +326,13 @@ impl FalkorDb {
         let mut result = self.restore();
         // A managed server that cannot take the graph back is started again;
         // twice, as a machine loaded for a moment can make one restart slow.
-        for _ in 0..2 {
+        // The last try waits as long as a first load may.
+        for last in [false, true] {
             if result.is_ok() || self.server.is_none() {
                 break;
             }
             self.fresh_server()?;
-            result = self.restore();
+            result = self.restore_within(!last);
         }
         result
     }

@@ -128,7 +128,7 @@ impl Drop for ManagedServer {
 
 /// One write on a scratch graph, deleted again. A fresh server now and then
 /// never answers its first write (every thread waiting on a lock; about one
-/// start in 250 on a loaded machine): found here, it costs a second and
+/// start in 250 on a loaded machine): found here, it costs two seconds and
 /// another start, not a graph load's timeout.
 fn warm_up(address: &str) -> redis::RedisResult<()> {
     let client = redis::Client::open(format!("redis://{address}/"))?;
@@ -140,7 +140,7 @@ fn warm_up(address: &str) -> redis::RedisResult<()> {
 }
 
 const WARM_UP_KEY: &str = "graphlancer-warm-up";
-const WARM_UP_WITHIN: Duration = Duration::from_secs(1);
+const WARM_UP_WITHIN: Duration = Duration::from_secs(2);
 
 /// The process id of the server answering at `address`, if one answers.
 fn server_pid(address: &str) -> Option<u32> {
