@@ -264,6 +264,10 @@ impl Reducer<'_> {
             let kind = self.oracle.kind();
             if (kind.compares_a_pair() || kind == crate::oracle::OracleKind::Crash) && !run.spent() {
                 state.best = self.replay(state, run)?;
+                // Not even the case as it came shows on a fresh load.
+                if state.best.is_none() {
+                    return Ok(false);
+                }
                 self.name(state, run)?;
                 self.unguard_named(state, run)?;
             }
