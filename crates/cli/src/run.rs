@@ -502,7 +502,7 @@ pub(crate) fn reduce(dir: &Path, timeout: Duration, limits: Limits) -> Result<Ex
     };
     let reduction = reducer.reduce(&test_case, &found.signature.family())?;
     let before = (case.query.len(), case.graph.nodes.len() + case.graph.relationships.len());
-    let state = reduction.state();
+    let state = reduction.state;
     if let Some(r) = reduction.reduced {
         case.take_reduction(r);
     }

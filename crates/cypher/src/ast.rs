@@ -117,11 +117,7 @@ pub struct SingleQuery {
 impl SingleQuery {
     /// Whether any clause writes, inside CALL subqueries too.
     pub fn writes(&self) -> bool {
-        self.clauses.iter().any(|c| {
-            c.is_write()
-                || matches!(c, Clause::Call { body, union_all, .. }
-                    if body.writes() || union_all.iter().any(SingleQuery::writes))
-        })
+        Clause::any_nested(&self.clauses, &Clause::is_write)
     }
 }
 
@@ -225,6 +221,21 @@ pub fn procedure_column(name: &str) -> Option<&'static str> {
 }
 
 impl Clause {
+    /// Whether `holds` is true of a clause of `clauses` or of a FOREACH or
+    /// CALL body inside them.
+    pub fn any_nested(clauses: &[Clause], holds: &dyn Fn(&Clause) -> bool) -> bool {
+        clauses.iter().any(|c| {
+            holds(c)
+                || match c {
+                    Clause::Foreach { body, .. } => Clause::any_nested(body, holds),
+                    Clause::Call { body, union_all, .. } => {
+                        std::iter::once(body).chain(union_all).any(|b| Clause::any_nested(&b.clauses, holds))
+                    }
+                    _ => false,
+                }
+        })
+    }
+
     /// The clause's kind as written: `MATCH`, `OPTIONAL MATCH`, `CALL { }`,
     /// `CALL procedure`, ...
     pub fn keyword(&self) -> &'static str {

@@ -1020,7 +1020,7 @@ impl Campaign {
             *engine_time += t.elapsed();
             s.reduction_seconds.push(t.elapsed().as_secs_f64());
             self.time.reduction += t.elapsed().as_secs_f64();
-            state = reduction.state();
+            state = reduction.state;
             reduced = reduction.reduced;
         }
         let mut case = Case {

@@ -17,6 +17,7 @@ use graphlancer_engines::{Engine, EngineError, ExecOptions, Outcome};
 use graphlancer_model::{Graph, Value};
 
 use crate::oracle::{CaseQuery, Finding, JudgeCx, Oracle, TestCase, Verdict};
+use crate::report::ReductionState;
 use crate::signature::Signature;
 
 /// A query with what the oracles need to judge it.
@@ -73,24 +74,10 @@ pub struct Reduction {
     pub reduced: Option<Reduced>,
     /// Candidates run on the engines.
     pub attempts: usize,
-    /// Whether it reached a fixpoint within its limits (else it stopped
-    /// early, and `graphlancer reduce` can go on from what it found).
-    pub finished: bool,
-    /// Whether what it found smaller failed to show the finding on a fresh
-    /// load, and was dropped.
-    pub not_replayed: bool,
-}
-
-impl Reduction {
-    /// How far it got, as a report records it.
-    pub fn state(&self) -> crate::report::ReductionState {
-        use crate::report::ReductionState;
-        match (self.finished, self.not_replayed) {
-            (_, true) => ReductionState::NotReplayed,
-            (true, false) => ReductionState::Finished,
-            (false, false) => ReductionState::Unfinished,
-        }
-    }
+    /// How far it got, as a report records it: a fixpoint within its limits,
+    /// stopped early (`graphlancer reduce` can go on from what it found), or
+    /// what it found smaller dropped for not showing on a fresh load.
+    pub state: ReductionState,
 }
 
 /// What a reduction runs on.
@@ -155,10 +142,10 @@ impl Reducer<'_> {
             tries: 1,
         };
         let Some(first) = case.queries.first() else {
-            return Ok(Reduction { reduced: None, attempts: 0, finished: true, not_replayed: false });
+            return Ok(Reduction { reduced: None, attempts: 0, state: ReductionState::Finished });
         };
         if case.queries.len() > 1 && first.role != "source" {
-            return Ok(Reduction { reduced: None, attempts: 0, finished: true, not_replayed: false });
+            return Ok(Reduction { reduced: None, attempts: 0, state: ReductionState::Finished });
         }
         let hang = family.fault == crate::signature::Fault::Timeout;
         // A reduced hang is checked again with four times the time at the
@@ -223,8 +210,11 @@ impl Reducer<'_> {
                 replays: state.replays,
             }),
             attempts: run.attempts,
-            finished,
-            not_replayed: !replayed,
+            state: match (replayed, finished) {
+                (false, _) => ReductionState::NotReplayed,
+                (true, true) => ReductionState::Finished,
+                (true, false) => ReductionState::Unfinished,
+            },
         })
     }
 
@@ -411,9 +401,11 @@ impl Reducer<'_> {
                 return Ok(());
             };
             let operand_text = operand.clone();
-            // A property a write before it set or removed: a read that saw
-            // the old value is the write's bug, not the operation's.
-            if written_before(&prefix, &operand) {
+            // A property a write before it set or removed (through any
+            // variable: the node written and the node read may be one under
+            // two names): a read that saw the old value is the write's bug,
+            // not the operation's.
+            if matches!(&operand, Expr::Property(_, key) if Clause::any_nested(&prefix, &|c| writes_key(c, key))) {
                 continue;
             }
             if result_types(&pinned, schema).is_err() || !self.agree_on(run, &prefix, operand)? {
@@ -911,15 +903,8 @@ struct Pinned {
     prefix: Vec<Clause>,
 }
 
-/// Whether `operand` reads a property key that a clause of `prefix` (or a
-/// FOREACH or CALL body in it) sets or removes, through any variable: the
-/// node written and the node read may be one under two names.
-fn written_before(prefix: &[Clause], operand: &Expr) -> bool {
-    let Expr::Property(_, key) = operand else { return false };
-    writes_key(prefix, key)
-}
-
-fn writes_key(clauses: &[Clause], key: &str) -> bool {
+/// Whether `clause` itself sets or removes property `key`.
+fn writes_key(clause: &Clause, key: &str) -> bool {
     use graphlancer_cypher::ast::{RemoveItem, SetItem};
     let sets = |items: &[SetItem]| {
         items.iter().any(|i| match i {
@@ -930,16 +915,12 @@ fn writes_key(clauses: &[Clause], key: &str) -> bool {
             SetItem::Label(..) => false,
         })
     };
-    clauses.iter().any(|c| match c {
+    match clause {
         Clause::Set { items } => sets(items),
         Clause::Merge { on_create, on_match, .. } => sets(on_create) || sets(on_match),
         Clause::Remove { items } => items.iter().any(|i| matches!(i, RemoveItem::Property(_, k) if k == key)),
-        Clause::Foreach { body, .. } => writes_key(body, key),
-        Clause::Call { body, union_all, .. } => {
-            std::iter::once(body).chain(union_all).any(|b| writes_key(&b.clauses, key))
-        }
         _ => false,
-    })
+    }
 }
 
 /// Makes the `target`-th operand of an operator or function in `query`
@@ -1709,7 +1690,8 @@ fn renamed(group: &[Candidate]) -> Option<Vec<Candidate>> {
 /// (n0)-[r0:T0]->(n1)` where only `r0` is read.
 fn unnamed(q: &mut Query) {
     // `*` projects every name in scope: each one is used there.
-    if q.parts.iter().any(|p| projects_all(&p.clauses)) {
+    let star = |c: &Clause| matches!(c, Clause::With(p) | Clause::Return(p) if p.star);
+    if q.parts.iter().any(|p| Clause::any_nested(&p.clauses, &star)) {
         return;
     }
     let text = graphlancer_cypher::render(q);
@@ -1735,18 +1717,6 @@ fn unnamed(q: &mut Query) {
     }
 }
 
-/// Whether a WITH or RETURN of `clauses`, or of a body inside them, is `*`.
-fn projects_all(clauses: &[Clause]) -> bool {
-    clauses.iter().any(|c| match c {
-        Clause::With(p) | Clause::Return(p) => p.star,
-        Clause::Call { body, union_all, .. } => {
-            std::iter::once(body).chain(union_all).any(|b| projects_all(&b.clauses))
-        }
-        Clause::Foreach { body, .. } => projects_all(body),
-        _ => false,
-    })
-}
-
 /// How often `word` stands alone in `text`.
 fn occurrences(text: &str, word: &str) -> usize {
     standalone(text, word).count()
@@ -1761,10 +1731,11 @@ fn unaliased(q: &mut Query) {
     let [part] = q.parts.as_mut_slice() else { return };
     let Some(Clause::Return(p)) = part.clauses.last_mut() else { return };
     let text = |e: &Expr| graphlancer_cypher::render::expr_spelled(e, spelling);
+    let keys: Vec<String> = p.order_by.iter().map(|(o, _)| text(o)).collect();
     for i in 0..p.items.len() {
         let (e, alias) = &p.items[i];
         let own = text(e);
-        let ordered_by = p.order_by.iter().any(|(o, _)| first_word(&text(o), alias).is_some());
+        let ordered_by = keys.iter().any(|k| first_word(k, alias).is_some());
         if matches!(e, Expr::Variable(_)) || ordered_by || p.items.iter().any(|(_, a)| *a == own) {
             continue;
         }

@@ -131,9 +131,7 @@ impl Drop for ManagedServer {
 /// start in 250 on a loaded machine): found here, it costs two seconds and
 /// another start, not a graph load's timeout.
 fn warm_up(address: &str) -> redis::RedisResult<()> {
-    let client = redis::Client::open(format!("redis://{address}/"))?;
-    let mut conn = client.get_connection_with_timeout(WARM_UP_WITHIN)?;
-    conn.set_read_timeout(Some(WARM_UP_WITHIN))?;
+    let mut conn = connect(address, WARM_UP_WITHIN)?;
     redis::cmd("GRAPH.QUERY").arg(WARM_UP_KEY).arg("CREATE ()").query::<redis::Value>(&mut conn)?;
     redis::cmd("GRAPH.DELETE").arg(WARM_UP_KEY).query::<redis::Value>(&mut conn)?;
     Ok(())
@@ -144,8 +142,15 @@ const WARM_UP_WITHIN: Duration = Duration::from_secs(2);
 
 /// The process id of the server answering at `address`, if one answers.
 fn server_pid(address: &str) -> Option<u32> {
-    let client = redis::Client::open(format!("redis://{address}/")).ok()?;
-    let mut conn = client.get_connection_with_timeout(Duration::from_millis(200)).ok()?;
+    let mut conn = connect(address, Duration::from_millis(200)).ok()?;
     let info: String = redis::cmd("INFO").arg("server").query(&mut conn).ok()?;
     info.lines().find_map(|l| l.strip_prefix("process_id:")).and_then(|p| p.trim().parse().ok())
+}
+
+/// A connection to `address` that gives up on connecting and on each
+/// answer after `within`.
+fn connect(address: &str, within: Duration) -> redis::RedisResult<redis::Connection> {
+    let conn = redis::Client::open(format!("redis://{address}/"))?.get_connection_with_timeout(within)?;
+    conn.set_read_timeout(Some(within))?;
+    Ok(conn)
 }
