@@ -8,13 +8,10 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use graphlancer_cypher::grammar::{CONSTRUCTS, Construct, Detect};
 use graphlancer_cypher::{DialectProfile, Generator, GeneratorConfig, Preset};
-use graphlancer_engines::{EngineSpec, ExecOptions, Outcome};
-use graphlancer_model::{
-    Graph, GraphNode, GraphRelationship, LabelDef, PropertyKeyDef, PropertyType, RelTypeDef, Schema, Value,
-};
+use graphlancer_engines::EngineSpec;
 use serde::Serialize;
 
 use crate::generate::{GenerateArgs, nth};
@@ -96,7 +93,7 @@ pub(crate) struct Coverage {
 
 /// Measures the dialects asked for (each alone, default every built-in one)
 /// with `args.count` queries each, under the crash preset unless another is asked for.
-pub(crate) fn measure(args: &GenerateArgs, engines: &[String], timeout: std::time::Duration) -> Result<Coverage> {
+pub(crate) fn measure(args: &GenerateArgs, engines: &[String]) -> Result<Coverage> {
     let names: Vec<String> = match &args.dialect {
         Some(d) => d.split(',').map(|s| s.trim().to_owned()).collect(),
         None => graphlancer_cypher::profile::BUILT_IN.iter().map(|s| (*s).to_owned()).collect(),
@@ -112,7 +109,7 @@ pub(crate) fn measure(args: &GenerateArgs, engines: &[String], timeout: std::tim
     }
     let mut probes = Vec::new();
     for spec in engines {
-        probes.push((spec.clone(), probe(spec, timeout)?));
+        probes.push((spec.clone(), probe(spec)?));
     }
     Ok(Coverage { constructs: CONSTRUCTS.iter().map(|c| c.name).collect(), dialects, probes })
 }
@@ -160,56 +157,13 @@ fn dialect(profile: &DialectProfile, config: &GeneratorConfig, seed: u64, count:
     DialectCoverage { dialect: profile.name.clone(), queries: count, cells, orders: ClauseOrders::of(&pairs, &kinds) }
 }
 
-/// The graph examples run on: labels A and B with keys `k` (integer) and
-/// `s` (string), type T with key `k`.
-fn probe_graph() -> Graph {
-    let key = |name: &str, ty| PropertyKeyDef { name: name.into(), ty };
-    let label = |name: &str| LabelDef { name: name.into(), keys: vec!["k".into(), "s".into()] };
-    let schema = Schema {
-        keys: vec![key("k", PropertyType::Int), key("s", PropertyType::String)],
-        labels: vec![label("A"), label("B")],
-        rel_types: vec![RelTypeDef {
-            name: "T".into(),
-            keys: vec!["k".into()],
-            endpoints: vec![("A".into(), "B".into()), ("A".into(), "A".into())],
-        }],
-    };
-    let node = |id: i64, l: &str, k: i64, s: &str| GraphNode {
-        id,
-        labels: vec![l.into()],
-        properties: [("k".to_owned(), Value::Int(k)), ("s".to_owned(), Value::String(s.into()))].into(),
-    };
-    let rel = |id: i64, start, end, k: i64| GraphRelationship {
-        id,
-        rel_type: "T".into(),
-        start,
-        end,
-        properties: [("k".to_owned(), Value::Int(k))].into(),
-    };
-    Graph {
-        schema,
-        nodes: vec![node(0, "A", 1, "x"), node(1, "A", 2, "y"), node(2, "B", 3, "z")],
-        relationships: vec![rel(3, 0, 2, 1), rel(4, 0, 1, 2), rel(5, 1, 2, 3)],
-    }
-}
-
 /// Each construct's example on one engine: its outcome and message.
-fn probe(spec: &str, timeout: std::time::Duration) -> Result<Vec<(String, String)>> {
+fn probe(spec: &str) -> Result<Vec<(String, String)>> {
     let parsed: EngineSpec = spec.parse()?;
     let mut db = graphlancer_engines::open(&parsed, &crate::open_options()?)?;
-    db.load(&probe_graph()).with_context(|| format!("{spec} cannot load the probe graph"))?;
-    let opts = ExecOptions { timeout, ..ExecOptions::default() };
-    let mut out = Vec::new();
-    for c in CONSTRUCTS {
-        let outcome = db.execute(c.example, &opts)?;
-        let detail = match &outcome {
-            Outcome::Error { message, .. } => message.lines().next().unwrap_or_default().chars().take(120).collect(),
-            Outcome::Crash { message } => message.lines().next().unwrap_or_default().chars().take(120).collect(),
-            _ => String::new(),
-        };
-        out.push((outcome.kind().to_owned(), detail));
-    }
-    Ok(out)
+    let release = crate::probe::release(&parsed, db.as_ref()).unwrap_or_else(|| spec.to_owned());
+    let probe = crate::probe::run(db.as_mut(), &release)?;
+    Ok(probe.answers.into_iter().map(|(_, a)| (a.kind, a.message)).collect())
 }
 
 impl Coverage {

@@ -207,3 +207,60 @@ pub(crate) fn run(specs: &[String], json: bool) -> Result<ExitCode> {
     }
     Ok(if failed { ExitCode::from(2) } else { ExitCode::SUCCESS })
 }
+
+/// One engine's probe, as `engines --probe` prints it.
+#[derive(Debug, Serialize)]
+struct ProbeEntry {
+    spec: String,
+    release: String,
+    accepted: usize,
+    /// Construct, then the engine's error class and message.
+    refused: Vec<(String, String, String)>,
+    /// Productions the engine's profile has on that the probe turns off.
+    turned_off: Vec<(String, String)>,
+}
+
+/// `engines --probe SPEC...`: probes each release again (its cache is
+/// replaced) and lists what it refuses and what that turns off.
+pub(crate) fn probe(specs: &[String], json: bool) -> Result<ExitCode> {
+    if specs.is_empty() {
+        anyhow::bail!("--probe needs the engines to probe, e.g. `graphlancer engines --probe kuzu@0.6.0`");
+    }
+    let mut entries = Vec::new();
+    for text in specs {
+        let spec: EngineSpec = text.parse()?;
+        let mut db = graphlancer_engines::open(&spec, &crate::open_options()?)?;
+        let Some(release) = crate::probe::release(&spec, db.as_ref()) else {
+            anyhow::bail!(
+                "{text} is not probed: a server at an address is the user's, the reference's profile is what it computes, and graphersal speaks Gremlin"
+            );
+        };
+        let probe = crate::probe::run(db.as_mut(), &release)?;
+        let mut profile = graphlancer_cypher::DialectProfile::built_in(db.dialect())?;
+        probe.restrict(&mut profile);
+        entries.push(ProbeEntry {
+            spec: text.clone(),
+            release,
+            accepted: probe.answers.iter().filter(|(_, a)| a.kind == "rows").count(),
+            refused: probe.refused().map(|(n, a)| (n.to_owned(), a.kind.clone(), a.message.clone())).collect(),
+            turned_off: profile.learned.iter().map(|(f, why)| (f.name().to_owned(), why.clone())).collect(),
+        });
+    }
+    if json {
+        say!("{}", serde_json::to_string_pretty(&entries)?)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut t = String::new();
+    for e in &entries {
+        let _ =
+            writeln!(t, "{} ({}): {} examples answered, {} refused", e.spec, e.release, e.accepted, e.refused.len());
+        for (construct, class, message) in &e.refused {
+            let _ = writeln!(t, "    refuses {construct}: {class}: {message}");
+        }
+        for (feature, _) in &e.turned_off {
+            let _ = writeln!(t, "    turns off {feature} (its profile has it on)");
+        }
+    }
+    say_raw!("{t}")?;
+    Ok(ExitCode::SUCCESS)
+}

@@ -33,6 +33,7 @@ mod engines;
 mod generate;
 mod junit;
 mod merge;
+mod probe;
 mod report;
 mod run;
 mod table;
@@ -157,6 +158,10 @@ enum Command {
         /// List the optimization switches of the engines named (or of all).
         #[arg(long)]
         settings: bool,
+        /// Probe each engine named: run every construct's example on it,
+        /// cache what the release accepts, and list what it refuses.
+        #[arg(long, conflicts_with = "settings")]
+        probe: bool,
     },
     /// Runs the openCypher TCK's scenarios (the `.feature` files under a
     /// folder: openCypher's `tck/features`, fetched by you) on the reference
@@ -435,7 +440,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Generate { generate: args, coverage: true, engines, json, .. } => {
-            let table = coverage::measure(&args, &engines, Duration::from_secs(10))?;
+            let table = coverage::measure(&args, &engines)?;
             if json {
                 say!("{}", serde_json::to_string_pretty(&table)?)?;
             } else {
@@ -472,8 +477,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Tck { dir, engine, filter, failures, json, timeout } => {
             tck::run(&dir, &engine, filter.as_deref(), failures, json, timeout)
         }
-        Command::Engines { specs, json, settings: true } => engines::settings(&specs, json),
-        Command::Engines { specs, json, settings: false } => engines::run(&specs, json),
+        Command::Engines { specs, json, settings: true, .. } => engines::settings(&specs, json),
+        Command::Engines { specs, json, probe: true, .. } => engines::probe(&specs, json),
+        Command::Engines { specs, json, .. } => engines::run(&specs, json),
         Command::Replay { dir, timeout } => run::replay(&dir, timeout),
         Command::Bisect { dir, engine, replace, timeout } => run::bisect(&dir, &engine, replace.as_deref(), timeout),
         Command::Reduce { dir, timeout, candidates, time } => {

@@ -184,17 +184,24 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
         (None, None) if specs.iter().any(|s| matches!(s, EngineSpec::ArcadeDbManaged)) => 1,
         (None, None) => std::thread::available_parallelism().map_or(1, |n| n.get() as u64),
     };
-    let engines = open_all(&specs)?;
+    let mut engines = open_all(&specs)?;
     for e in &engines {
         crate::speaks(e.as_ref(), args.language)?;
     }
     // A Gremlin campaign has no Cypher to generate; Grafeo's profile stands in
-    // for the engines without one (graphersal).
-    let profiles: Vec<DialectProfile> = engines
-        .iter()
-        .filter(|e| !gremlin || e.languages().contains(&Language::Cypher))
-        .map(|e| DialectProfile::built_in(e.dialect()))
-        .collect::<Result<_, _>>()?;
+    // for the engines without one (graphersal). A Cypher campaign generates
+    // only what each release in it accepts, as a probe of it learned.
+    let mut profiles: Vec<DialectProfile> = Vec::new();
+    for (spec, e) in specs.iter().zip(engines.iter_mut()) {
+        if gremlin && !e.languages().contains(&Language::Cypher) {
+            continue;
+        }
+        let mut profile = DialectProfile::built_in(e.dialect())?;
+        if !gremlin && let Some(probe) = crate::probe::learned(spec, e.as_mut())? {
+            probe.restrict(&mut profile);
+        }
+        profiles.push(profile);
+    }
     let profile =
         if profiles.is_empty() { DialectProfile::built_in("grafeo")? } else { DialectProfile::intersect(&profiles) };
     let mut graph = GraphConfig { nodes: args.nodes, relationships: args.rels, ..GraphConfig::default() };
@@ -384,6 +391,16 @@ fn describe(s: &Summary, out: &Path) -> String {
         .map(|(k, (n, ne))| format!("{k}: {:.0}%", 100.0 * *ne as f64 / (*n).max(1) as f64))
         .collect();
     t.push_str(&format!("  non-empty by clauses: {}\n", lengths.join(", ")));
+    if !s.dialect_learned.is_empty() {
+        let off: Vec<&str> = s.dialect_learned.keys().map(String::as_str).collect();
+        t.push_str(&format!("  not generated, refused by a release (probe): {}\n", off.join(", ")));
+    }
+    if !s.feature_differences.is_empty() {
+        t.push_str("feature differences (a construct one engine refuses and another answers; not findings):\n");
+        for (what, d) in &s.feature_differences {
+            t.push_str(&format!("  {what} ({} queries, e.g. {})\n", d.count, d.query));
+        }
+    }
     t.push_str(&format!(
         "findings: {} new, {} duplicates ({} crashes or hangs not reproduced), {} flaky, {} timeouts of expensive queries (dropped), {} expensive queries not run · reports in {}\n",
         s.findings_new,
@@ -439,6 +456,10 @@ pub(crate) fn replay(dir: &Path, timeout: Duration) -> Result<ExitCode> {
         }
         Verdict::Finding(f) => {
             say!("does not reproduce as recorded: now {}, recorded {}", f.signature, case.signature)?;
+            Ok(ExitCode::from(1))
+        }
+        Verdict::FeatureDifference(d) => {
+            say!("does not reproduce: {} refuses the query now, a construct it lacks ({})", d.engine, d.construct)?;
             Ok(ExitCode::from(1))
         }
         Verdict::Skip(reason) => {

@@ -91,6 +91,18 @@ impl Construct {
         own.into_iter().chain(parent).collect()
     }
 
+    /// The production a probe turns off when an engine refuses this
+    /// construct's example: only a construct that is exactly one production
+    /// decides it. A finer form (a text test on a production) or the base
+    /// production every query has would turn off far more than the engine
+    /// refused.
+    pub fn probed_feature(&self) -> Option<Feature> {
+        match self.detect {
+            Detect::Feature(f) if f != Feature::Match => Some(f),
+            _ => None,
+        }
+    }
+
     /// Whether a generated query with these features and this text shows it.
     pub fn shown_by(&self, features: &std::collections::BTreeSet<Feature>, text: &str) -> bool {
         match self.detect {
@@ -615,7 +627,7 @@ pub const CONSTRUCTS: &[Construct] = &[
         F(P::ShortestPath),
         "MATCH (a:A {k: 1}), (b:B) RETURN length(shortestPath((a)-[:T*]->(b)))",
     ),
-    c("list [a, b]", "<list value constructor>", EX, F(P::ListLiteral), "RETURN [1, 'a']"),
+    c("list [a, b]", "<list value constructor>", EX, F(P::ListLiteral), "RETURN [1, 2]"),
     c("map {k: v}", "<map value constructor>", EX, F(P::MapLiteral), "RETURN {k: 1}"),
     // Literals.
     c("integer", "<unsigned decimal integer>", LI, F(P::Match), "RETURN 12"),

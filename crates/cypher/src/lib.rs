@@ -14,6 +14,7 @@ pub mod parse;
 pub mod profile;
 pub mod render;
 pub mod types;
+pub mod validity;
 
 pub use ast::Query;
 pub use config::{ConfigError, GeneratorConfig, Preset};

@@ -917,6 +917,13 @@ mod tests {
         assert_eq!(r.items[1].0, Expr::Negate(Box::new(Expr::lit(Value::Int(5)))));
         assert_eq!(r.items[2].0, Expr::lit(Value::Float(2.5)));
         assert!(matches!(parse("RETURN +'a' AS a"), Err(ParseError::Outside(_))));
+        // Spelled with unary plus, a negated number keeps one sign: Neo4j 5
+        // refuses `-+5` (its grammar takes one sign before a number).
+        let mut spelled = q.clone();
+        spelled.spelling.unary_plus = true;
+        let text = render(&spelled);
+        assert!(text.contains("AS a") && text.contains("+5 AS a") && text.contains("(-5) AS b"), "{text}");
+        assert!(!text.contains("-+"), "{text}");
     }
 
     #[test]

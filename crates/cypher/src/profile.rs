@@ -30,6 +30,10 @@ pub struct DialectProfile {
     pub semantics: BTreeMap<SemanticsKey, String>,
     /// What graphs the engine can hold.
     pub graph: GraphLimits,
+    /// Productions turned off because a probe of an engine release found
+    /// it refuses them ([`DialectProfile::refuse`]), with the evidence;
+    /// also in `disabled`.
+    pub learned: BTreeMap<Feature, String>,
 }
 
 /// A behaviour engines differ on by design, named in a profile's
@@ -243,7 +247,16 @@ impl DialectProfile {
             }
         }
         let features = Feature::ALL.iter().copied().filter(|f| !disabled.contains_key(f)).collect();
-        Ok(Self { name: file.name, features, disabled, bugs, known_bugs, semantics: file.semantics, graph: file.graph })
+        Ok(Self {
+            name: file.name,
+            features,
+            disabled,
+            bugs,
+            known_bugs,
+            semantics: file.semantics,
+            graph: file.graph,
+            learned: BTreeMap::new(),
+        })
     }
 
     /// The intersection: features all accept, semantics all share.
@@ -258,6 +271,7 @@ impl DialectProfile {
                 known_bugs: BTreeMap::new(),
                 semantics: BTreeMap::new(),
                 graph: GraphLimits::default(),
+                learned: BTreeMap::new(),
             };
         };
         let mut out = first.clone();
@@ -272,6 +286,9 @@ impl DialectProfile {
             }
             for (f, reason) in &p.bugs {
                 out.bugs.entry(*f).or_insert_with(|| format!("{}: {reason}", p.name));
+            }
+            for (f, reason) in &p.learned {
+                out.learned.entry(*f).or_insert_with(|| reason.clone());
             }
             for (b, reason) in &p.known_bugs {
                 out.known_bugs.entry(*b).or_insert_with(|| format!("{}: {reason}", p.name));
@@ -294,6 +311,16 @@ impl DialectProfile {
     /// A semantics value, when every engine of the profile shares it.
     pub fn semantics(&self, key: SemanticsKey) -> Option<&str> {
         self.semantics.get(&key).map(String::as_str).filter(|v| *v != DIFFERS)
+    }
+
+    /// Turns `feature` off with the evidence: what a probe of an engine
+    /// release learned it refuses (the hand-written profile cannot know
+    /// every release).
+    pub fn refuse(&mut self, feature: Feature, why: String) {
+        if self.features.remove(&feature) {
+            self.disabled.insert(feature, why.clone());
+            self.learned.insert(feature, why);
+        }
     }
 
     /// Whether some engine of the profile records `key` at all.

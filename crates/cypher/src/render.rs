@@ -597,7 +597,11 @@ fn expr(out: &mut W, e: &Expr) {
         }
         Expr::Negate(a) => {
             out.push_str("(-");
+            // Neo4j 5 reads one sign before a number: `-+29` is a syntax error.
+            let plus = out.sp.unary_plus;
+            out.sp.unary_plus = plus && !matches!(**a, Expr::Literal(_));
             atom(out, a);
+            out.sp.unary_plus = plus;
             out.push(')');
         }
         Expr::IsNull { expr: a, negated } => {

@@ -29,6 +29,12 @@ pub struct Tolerance {
     pub relative: f64,
 }
 
+impl Tolerance {
+    /// No tolerance: floats match only when equal, as an engine's grouping
+    /// and DISTINCT compare them (two keys one ULP apart are two groups).
+    pub const EXACT: Self = Self { relative: 0.0 };
+}
+
 impl Default for Tolerance {
     /// 1e-12: far above the 15-significant-digit rounding of floats sent as
     /// text (FalkorDB's Redis protocol), far below any real computation error.

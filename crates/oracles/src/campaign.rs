@@ -241,6 +241,9 @@ pub struct Summary {
     /// rows ([`crate::work::SAMPLED_ROWS`]): all but one in
     /// [`crate::work::SAMPLED_ONE_IN`] of them.
     pub skipped_expensive: u64,
+    /// New findings written unreduced because reductions had taken their
+    /// share of a time budget ([`REDUCTION_SHARE`]).
+    pub unreduced: u64,
     /// Seconds each reduction took, in the order findings were written.
     pub reduction_seconds: Vec<f64>,
     /// Answers graphlancer could not read, over all engines: its own
@@ -278,6 +281,13 @@ pub struct Summary {
     pub features_used: usize,
     /// Productions enabled by the profile and preset.
     pub features_enabled: usize,
+    /// Constructs one engine refused (a parse or binder error) where another
+    /// answered, by `engine: construct`: feature differences between the
+    /// engines, counted, with the first query that showed each; never findings.
+    pub feature_differences: BTreeMap<String, ErrorSample>,
+    /// Productions a probe found an engine release of the campaign refuses,
+    /// turned off for it, with the evidence.
+    pub dialect_learned: BTreeMap<String, String>,
     /// Report folders of the findings, by signature.
     pub findings: BTreeMap<String, String>,
     /// Folders a killed campaign left half-written (no case.json): skipped.
@@ -333,6 +343,7 @@ impl Summary {
         self.slow += o.slow;
         self.expensive += o.expensive;
         self.skipped_expensive += o.skipped_expensive;
+        self.unreduced += o.unreduced;
         self.reduction_seconds.extend(&o.reduction_seconds);
         self.harness_faults += o.harness_faults;
         for (name, r) in &o.relations {
@@ -344,6 +355,16 @@ impl Summary {
             }
         }
         self.unreproduced_faults += o.unreproduced_faults;
+        for (key, d) in &o.feature_differences {
+            let mine = self.feature_differences.entry(key.clone()).or_default();
+            mine.count += d.count;
+            if mine.query.is_empty() {
+                mine.query.clone_from(&d.query);
+            }
+        }
+        for (f, why) in &o.dialect_learned {
+            self.dialect_learned.entry(f.clone()).or_insert_with(|| why.clone());
+        }
         for (length, (n, non_empty)) in &o.non_empty_by_length {
             let slot = self.non_empty_by_length.entry(*length).or_default();
             slot.0 += n;
@@ -594,6 +615,7 @@ impl Campaign {
             seed: self.config.seed,
             oracles: self.config.oracles.iter().map(|o| o.name().to_owned()).collect(),
             dialect: self.profile.name.clone(),
+            dialect_learned: self.profile.learned.iter().map(|(f, why)| (f.name().to_owned(), why.clone())).collect(),
             engines: self
                 .engines
                 .iter()
@@ -634,7 +656,8 @@ impl Campaign {
                     Budget::Queries(n) => s.queries >= n,
                     Budget::Time(t) => {
                         let reserve = if reduce {
-                            reduction_reserve(t, per_finding, &s.reduction_seconds)
+                            let spent: f64 = s.reduction_seconds.iter().sum();
+                            reduction_reserve(t, per_finding, &s.reduction_seconds).min(reduction_share_left(t, spent))
                         } else {
                             Duration::ZERO
                         };
@@ -838,6 +861,15 @@ impl Campaign {
                         match v {
                             Verdict::Pass => r.run += 1,
                             Verdict::Skip(reason) => *r.skipped.entry(reason.to_owned()).or_default() += 1,
+                            Verdict::FeatureDifference(d) => {
+                                r.run += 1;
+                                let e = s.feature_differences.entry(format!("{}: {}", d.engine, d.construct));
+                                let e = e.or_default();
+                                e.count += 1;
+                                if e.query.is_empty() {
+                                    e.query = ran.case.queries.first().map(|q| q.text.clone()).unwrap_or_default();
+                                }
+                            }
                             Verdict::Finding(f) => {
                                 r.run += 1;
                                 verdict = Some((i, ran, f));
@@ -994,12 +1026,22 @@ impl Campaign {
         let known = self.store().reduction_of(&generated_signature).cloned();
         if let Some(known) = known {
             finding.signature = known;
+        } else if self.config.reduce
+            && reproduced
+            && matches!(self.config.budget, Budget::Time(t) if reduction_share_left(t, self.time.reduction) < MIN_REDUCTION)
+        {
+            // The budget's share for reductions is spent: written as
+            // generated, `graphlancer reduce` takes it from there.
+            s.unreduced += 1;
         } else if self.config.reduce && reproduced {
             // Reduction time counts against a time budget: what is left of
             // it bounds this finding's reduction.
             let mut limits = self.config.reduction;
             if let Some(deadline) = self.deadline {
                 limits.time = limits.time.min(deadline.saturating_duration_since(Instant::now()));
+            }
+            if let Budget::Time(t) = self.config.budget {
+                limits.time = limits.time.min(reduction_share_left(t, self.time.reduction));
             }
             let mut reducer = Reducer {
                 engines: &mut self.engines,
@@ -1391,6 +1433,19 @@ fn count(summary: &mut EngineSummary, outcome: &Outcome, waited: Duration, query
     }
 }
 
+/// The share of a time budget reductions may take at most: a campaign is
+/// for finding bugs, and on a configuration full of one behaviour the
+/// reducer took 91% of the time.
+const REDUCTION_SHARE: f64 = 0.25;
+
+/// A reduction gets at least this long, or none is started.
+const MIN_REDUCTION: Duration = Duration::from_secs(1);
+
+/// What is left of a time budget's share for reductions after `spent` seconds of them.
+fn reduction_share_left(budget: Duration, spent: f64) -> Duration {
+    Duration::from_secs_f64((budget.as_secs_f64() * REDUCTION_SHARE - spent).max(0.0))
+}
+
 /// What a time budget keeps back from new queries for reducing the last of
 /// its findings: without it a finding of the last seconds is written as it
 /// was generated. Once a finding has been reduced: the longest reduction so
@@ -1411,6 +1466,14 @@ const MIN_RESERVE: Duration = Duration::from_secs(10);
 #[cfg(test)]
 mod reserve_tests {
     use super::*;
+
+    #[test]
+    fn reductions_take_at_most_a_quarter_of_a_time_budget() {
+        let budget = Duration::from_secs(600);
+        assert_eq!(reduction_share_left(budget, 0.0), Duration::from_secs(150));
+        assert_eq!(reduction_share_left(budget, 140.0), Duration::from_secs(10));
+        assert_eq!(reduction_share_left(budget, 151.0), Duration::ZERO);
+    }
 
     #[test]
     fn the_reserve_is_the_longest_reduction_within_its_bounds() {

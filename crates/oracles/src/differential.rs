@@ -5,12 +5,12 @@
 //! oracle's, and answers graphlancer could not read are nobody's finding.
 
 use graphlancer_cypher::check::result_types;
-use graphlancer_engines::Outcome;
+use graphlancer_engines::{ErrorClass, Outcome};
 use graphlancer_model::{CaseRng, Comparison, Difference, ResultSet, RowOrder, Tolerance, Value, compare};
 
-use crate::oracle::{BuildCx, CaseQuery, Finding, JudgeCx, Oracle, OracleKind, TestCase, Verdict};
+use crate::oracle::{BuildCx, CaseQuery, FeatureDifference, Finding, JudgeCx, Oracle, OracleKind, TestCase, Verdict};
 use crate::reduce::column_kinds;
-use crate::signature::{Fault, Signature, normalize};
+use crate::signature::{Fault, Signature, normalize, refused_construct};
 
 /// Answers compared across engines.
 pub struct Differential;
@@ -134,6 +134,12 @@ pub(crate) fn judge_pairs(
             (Outcome::Rows(_), Outcome::Error { class, message })
             | (Outcome::Error { class, message }, Outcome::Rows(_)) => {
                 let refusing = if matches!(first, Outcome::Error { .. }) { first_name } else { name };
+                if matches!(class, ErrorClass::Syntax | ErrorClass::Semantic | ErrorClass::Unsupported) {
+                    return Verdict::FeatureDifference(FeatureDifference {
+                        engine: refusing.clone(),
+                        construct: refused_construct(message),
+                    });
+                }
                 return found(
                     Fault::Refused { engine: refusing.clone(), message: normalize(message) },
                     None,
@@ -253,6 +259,28 @@ mod tests {
         // The same fault on both engines names both.
         let v = judge(&Crash, &ab, &plain(), &[internal.clone(), internal]);
         assert_eq!(signature(&v), "crash:a+b:internal-error:Node # gone");
+    }
+
+    #[test]
+    fn a_parse_or_binder_refusal_is_a_feature_difference_named_without_the_query() {
+        let ab = ["kuzu@0.6.0", "kuzu@0.11.3"];
+        let parser = |text: &str| Outcome::Error {
+            class: ErrorClass::Syntax,
+            message: format!(
+                "Parser exception: Invalid input <{text}>: expected rule oC_SingleQuery (line: 1, offset: 9)"
+            ),
+        };
+        let one = judge(&Differential, &ab, &plain(), &[parser("RETURN -1.75E"), rows(&[1])]);
+        let other = judge(&Differential, &ab, &plain(), &[parser("MATCH (n0) RETURN 2.5E"), rows(&[1])]);
+        let Verdict::FeatureDifference(d) = &one else { panic!("{one:?}") };
+        assert_eq!(d.engine, "kuzu@0.6.0");
+        assert_eq!(
+            d.construct,
+            "Parser exception: Invalid input <…>: expected rule oC_SingleQuery (line: #, offset: #)"
+        );
+        assert_eq!(one, other, "one construct, whatever query showed it");
+        let binder = Outcome::Error { class: ErrorClass::Semantic, message: "Binder exception: no function".into() };
+        assert!(matches!(judge(&Differential, &ab, &plain(), &[rows(&[1]), binder]), Verdict::FeatureDifference(_)));
     }
 
     #[test]

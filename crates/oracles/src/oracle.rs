@@ -239,6 +239,20 @@ pub enum Verdict {
     Skip(&'static str),
     /// Something is wrong.
     Finding(Finding),
+    /// One engine refused (a parse or binder error) what another answered:
+    /// a construct that release lacks, which no bug report should carry.
+    /// Listed once per engine and construct in the summary.
+    FeatureDifference(FeatureDifference),
+}
+
+/// A construct one engine of a campaign refuses and another accepts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FeatureDifference {
+    /// The refusing engine.
+    pub engine: String,
+    /// What it refuses: its message with the query's text and numbers taken
+    /// out, which names the grammar rule or binder check.
+    pub construct: String,
 }
 
 /// What an oracle may use to build a test case.

@@ -26,7 +26,6 @@ use graphlancer_cypher::context::Names;
 use graphlancer_engines::Outcome;
 use graphlancer_model::{CaseRng, Comparison, ResultSet, RowOrder, Tolerance, Value, compare};
 
-use crate::constructs::constructs;
 use crate::oracle::{BuildCx, CaseQuery, Finding, JudgeCx, Oracle, OracleKind, TestCase, Verdict};
 use crate::signature::{Fault, Signature};
 
@@ -161,7 +160,7 @@ impl Oracle for Partition {
                         oracle: OracleKind::Partition,
                         engines: vec![name.clone()],
                         fault: Fault::Relation { name: "partition".into(), how: how.into() },
-                        shape: Some(constructs(&case.queries[0].ast)),
+                        shape: Some(crate::relation::cause(&case.queries[0].ast)),
                     },
                     summary: format!(
                         "{name}: the query's {what} differ from those of its three partitions on p ({} against {} rows)",

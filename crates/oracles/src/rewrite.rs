@@ -48,7 +48,6 @@ use graphlancer_engines::Outcome;
 use graphlancer_model::{CaseRng, Comparison, Difference, ResultSet, RowOrder, Tolerance, Value, compare};
 use rand::Rng;
 
-use crate::constructs::constructs;
 use crate::oracle::{BuildCx, CaseQuery, JudgeCx, Oracle, OracleKind, TestCase, Verdict};
 use crate::relation::{NO_ROWS, broken, rows_of};
 
@@ -615,7 +614,15 @@ fn with_star(q: &Query, cx: &BuildCx<'_, '_>) -> Option<Query> {
 
 /// A rewrite relation broken on `engine`, signed by the source's clause sequence.
 fn rewrite_broken(engine: &str, case: &TestCase, how: &str, summary: String, words: String) -> Verdict {
-    broken(OracleKind::Rewrite, engine, &case.relation, how, Some(constructs(&case.queries[0].ast)), summary, words)
+    broken(
+        OracleKind::Rewrite,
+        engine,
+        &case.relation,
+        how,
+        Some(crate::relation::cause(&case.queries[0].ast)),
+        summary,
+        words,
+    )
 }
 
 #[cfg(test)]

@@ -200,6 +200,29 @@ pub fn normalize(message: &str) -> String {
     out.chars().take(120).collect()
 }
 
+/// What a parse or binder refusal names, from its message: the first line
+/// without the query text the engine quotes back (Kuzu's `Invalid input
+/// <...>`), so one missing construct is one entry whatever query showed it.
+pub fn refused_construct(message: &str) -> String {
+    let line = message.lines().next().unwrap_or_default();
+    let mut out = String::with_capacity(line.len());
+    let mut depth = 0usize;
+    for ch in line.chars() {
+        match ch {
+            '<' => {
+                if depth == 0 {
+                    out.push_str("<…>");
+                }
+                depth += 1;
+            }
+            '>' if depth > 0 => depth -= 1,
+            _ if depth == 0 => out.push(ch),
+            _ => {}
+        }
+    }
+    normalize(&out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

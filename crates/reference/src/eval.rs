@@ -72,6 +72,8 @@ impl<'s> Ev<'s> {
     /// Runs the clauses of `q` from `rows`; the columns are RETURN's, if any.
     fn single(&mut self, q: &SingleQuery, mut rows: Vec<Row>) -> Result<(Option<Vec<String>>, Vec<Row>), Failure> {
         let mut columns = None;
+        // The variables in scope, by the clauses: no rows tell what `*` is.
+        let mut scope: BTreeSet<String> = rows.first().map(|r| r.keys().cloned().collect()).unwrap_or_default();
         for c in &q.clauses {
             if let Clause::Return(p) = c {
                 if p.star {
@@ -79,12 +81,13 @@ impl<'s> Ev<'s> {
                 }
                 columns = Some(p.items.iter().map(|(_, a)| a.clone()).collect());
             }
-            rows = self.clause(c, rows)?;
+            rows = self.clause(c, rows, &scope)?;
+            bind(c, &mut scope);
         }
         Ok((columns, rows))
     }
 
-    fn clause(&mut self, c: &Clause, rows: Vec<Row>) -> Result<Vec<Row>, Failure> {
+    fn clause(&mut self, c: &Clause, rows: Vec<Row>, scope: &BTreeSet<String>) -> Result<Vec<Row>, Failure> {
         match c {
             Clause::Match { optional, patterns, guard, predicate } => {
                 let cond = Expr::and_all(guard.iter().chain(predicate.iter()).cloned());
@@ -125,7 +128,7 @@ impl<'s> Ev<'s> {
                 }
                 Ok(out)
             }
-            Clause::With(p) | Clause::Return(p) => self.project(p, rows),
+            Clause::With(p) | Clause::Return(p) => self.project(p, rows, scope),
             // Engines keep labels and types in catalogues of their own
             // (ArcadeDB's types outlive their last vertex and a rolled-back
             // write), which no rule ties to the graph.
@@ -245,8 +248,9 @@ impl<'s> Ev<'s> {
                         let mut r = row.clone();
                         r.insert(variable.clone(), item);
                         let mut inner = vec![r];
+                        // A FOREACH body only updates: it projects nothing.
                         for c in body {
-                            inner = self.clause(c, inner)?;
+                            inner = self.clause(c, inner, scope)?;
                         }
                     }
                 }
@@ -466,17 +470,21 @@ impl<'s> Ev<'s> {
 
     /// WITH and RETURN: projection, grouping, DISTINCT, ORDER BY, SKIP,
     /// LIMIT, then WITH's WHERE.
-    fn project(&mut self, p: &Projection, rows: Vec<Row>) -> Result<Vec<Row>, Failure> {
+    fn project(&mut self, p: &Projection, rows: Vec<Row>, scope: &BTreeSet<String>) -> Result<Vec<Row>, Failure> {
         let mut items: Vec<(Expr, String)> = Vec::new();
         if p.star {
-            let mut names: BTreeSet<String> = BTreeSet::new();
-            for r in &rows {
-                names.extend(r.keys().cloned());
-            }
-            items.extend(names.into_iter().map(|n| (Expr::Variable(n.clone()), n)));
+            // `*` is every variable in scope, a grouping key each (Neo4j's
+            // star expansion), whether or not rows reach it.
+            let listed: BTreeSet<&String> = p.items.iter().map(|(_, a)| a).collect();
+            items.extend(scope.iter().filter(|n| !listed.contains(n)).map(|n| (Expr::Variable(n.clone()), n.clone())));
         }
         items.extend(p.items.iter().cloned());
         let aggregating = items.iter().any(|(e, _)| e.has_aggregate());
+        if p.star && aggregating && scope.is_empty() {
+            // Neo4j refuses `RETURN *` over no variables; whether `WITH *`
+            // over anonymous ones groups at all is not written down.
+            return Err(Failure::unsupported("an aggregating `*` projection over no named variables"));
+        }
         // Each output row with the input row it came from (for ORDER BY).
         let mut out: Vec<(Row, Option<Row>)> = Vec::new();
         if aggregating {
@@ -914,6 +922,33 @@ fn float(v: &V) -> Option<f64> {
 /// `e` with every sub-expression that a projection item computes replaced by
 /// the item's variable: ORDER BY and WITH's WHERE may repeat a projected
 /// expression (`WITH a.x AS k, count(*) AS c ORDER BY a.x`).
+/// Updates `scope`, the variables in scope, by what clause `c` binds.
+fn bind(c: &Clause, scope: &mut BTreeSet<String>) {
+    match c {
+        Clause::Match { patterns, .. } | Clause::Create { patterns } => {
+            scope.extend(crate::pattern::new_variables(patterns, &Row::new()));
+        }
+        Clause::Merge { pattern, .. } => {
+            scope.extend(crate::pattern::new_variables(std::slice::from_ref(pattern), &Row::new()))
+        }
+        Clause::Unwind { alias, .. } | Clause::Procedure { alias, .. } => {
+            scope.insert(alias.clone());
+        }
+        Clause::With(p) | Clause::Return(p) => {
+            if !p.star {
+                scope.clear();
+            }
+            scope.extend(p.items.iter().map(|(_, a)| a.clone()));
+        }
+        Clause::Call { body, .. } => {
+            if let Some(Clause::Return(p)) = body.clauses.last() {
+                scope.extend(p.items.iter().map(|(_, a)| a.clone()));
+            }
+        }
+        Clause::Set { .. } | Clause::Remove { .. } | Clause::Delete { .. } | Clause::Foreach { .. } => {}
+    }
+}
+
 fn projected(e: &Expr, items: &[(Expr, String)]) -> Expr {
     if let Some((_, alias)) = items.iter().find(|(ie, _)| ie == e) {
         return Expr::Variable(alias.clone());

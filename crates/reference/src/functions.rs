@@ -51,6 +51,17 @@ fn position(v: &V, f: &str) -> Result<usize, Failure> {
     usize::try_from(int(v, f)?).map_err(|_| Failure::runtime(format!("{f}() of a negative position")))
 }
 
+/// A position Neo4j 5 reads as a 32-bit integer exactly (`substring`,
+/// `left`): past 2^31 - 1 it is an ArgumentError, as a negative one is
+/// ([`graphlancer_cypher::validity::Refusal::StringPositionOutOfRange`]).
+fn position32(v: &V, f: &str) -> Result<usize, Failure> {
+    let p = position(v, f)?;
+    if p > i32::MAX as usize {
+        return Err(Failure::runtime(format!("{f}() of a position past 2^31 - 1")));
+    }
+    Ok(p)
+}
+
 #[allow(clippy::cast_precision_loss)]
 fn number(v: &V, f: &str) -> Result<f64, Failure> {
     match v {
@@ -128,12 +139,12 @@ pub(crate) fn call(ev: &Ev<'_>, name: &str, args: Vec<V>) -> Result<V, Failure> 
         ("substring", [V::Null, ..]) | ("left" | "right", [V::Null, _]) => V::Null,
         ("substring", [V::Str(s), start, len]) => {
             let s = ascii(s)?;
-            let (start, len) = (position(start, name)?, position(len, name)?);
+            let (start, len) = (position32(start, name)?, position32(len, name)?);
             V::Str(s.get(start.min(s.len())..start.saturating_add(len).min(s.len())).unwrap_or("").to_owned())
         }
         ("left", [V::Str(s), n]) => {
             let s = ascii(s)?;
-            V::Str(s[..position(n, name)?.min(s.len())].to_owned())
+            V::Str(s[..position32(n, name)?.min(s.len())].to_owned())
         }
         ("right", [V::Str(s), n]) => {
             let s = ascii(s)?;

@@ -98,6 +98,11 @@ pub fn run_on(store: &mut Store, query: &Query, limits: Limits) -> Result<Answer
     if let Some(why) = &store.unreadable {
         return Err(why.clone());
     }
+    // What Neo4j 5 refuses before running, the reference refuses too; a
+    // refusal while running comes from the evaluation, where rows reach it.
+    if let Some(r) = graphlancer_cypher::validity::neo4j_refuses(query).filter(|r| r.at_compile_time()) {
+        return Err(Failure::semantic(format!("Neo4j 5 refuses {}", r.describe())));
+    }
     let (columns, rows) = eval::Ev::new(store, limits).query(query)?;
     store.check_no_dangling()?;
     let rows = rows.iter().map(|r| r.iter().map(|v| store.output(v)).collect()).collect::<Result<_, _>>()?;

@@ -339,3 +339,30 @@ fn a_merge_setting_what_it_matches_over_several_rows_is_left_open() {
     let other_key = "UNWIND [false, true, false] AS b MERGE (n:A {k: b}) ON MATCH SET n.j = true RETURN count(*) AS c";
     assert_eq!(answer(other_key), Ok(vec![vec![Value::Int(3)]]));
 }
+
+/// `WITH *` makes every variable in scope a grouping key, so an aggregate
+/// over no rows gives no group (a false alarm against FalkorDB's right 0 rows
+/// on an empty graph came from the reference's one row).
+#[test]
+fn with_star_groups_by_every_variable_in_scope() {
+    let parsed = |t: &str| graphlancer_cypher::parse::parse(t).expect("parses");
+    assert_eq!(rows(&parsed("MATCH (n0) WHERE false WITH *, count(*) AS a0 RETURN a0")), Vec::<Vec<Value>>::new());
+    assert_eq!(rows(&parsed("MATCH (n0) WHERE false WITH count(*) AS a0 RETURN a0")), vec![vec![Value::Int(0)]]);
+    // A group per node: three rows of 1.
+    assert_eq!(rows(&parsed("MATCH (n0) WITH *, count(*) AS a0 RETURN a0")), vec![vec![Value::Int(1)]; 3]);
+}
+
+/// The reference refuses what Neo4j 5 refuses: an aggregate of `rand()`
+/// before running (TCK Return6 [15]), a substring position past 32 bits
+/// while running (ArcadeDB refuses both as well).
+#[test]
+fn what_neo4j_5_refuses_the_reference_refuses() {
+    let parsed = |t: &str| graphlancer_cypher::parse::parse(t).expect("parses");
+    let kind = |t: &str| run(&graph(), &parsed(t)).map(|_| ()).map_err(|f| f.kind);
+    assert_eq!(kind("RETURN max(rand()) AS a"), Err(FailureKind::Semantic));
+    assert_eq!(kind("RETURN substring('', 0, 9223372036854775807) AS a"), Err(FailureKind::Runtime));
+    assert_eq!(kind("RETURN left('ab', 4294967297) AS a"), Err(FailureKind::Runtime));
+    assert_eq!(kind("RETURN substring('ab', 0, 2147483647) AS a"), Ok(()));
+    // Only where a row reaches it: no node has label C.
+    assert_eq!(kind("MATCH (n:C) RETURN substring('', 0, 9223372036854775807) AS a"), Ok(()));
+}

@@ -14,6 +14,7 @@ mod gremlin;
 mod harness;
 mod known_bugs;
 mod kuzu;
+mod probe;
 mod reference;
 mod restore;
 mod scale;

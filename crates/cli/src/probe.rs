@@ -1,0 +1,206 @@
+//! What one engine release accepts, learned by running the example of every
+//! construct of the coverage list ([`CONSTRUCTS`]) on it. A hand-written
+//! profile describes an engine family; its releases differ (Kuzu 0.6.0
+//! cannot parse `1.5e3`, list quantifiers or `EXISTS { }`), and a campaign
+//! that generates what one release cannot parse files the missing syntax as
+//! bugs. The probe's answer is cached per release beside the engine's
+//! install (`.engines/probes/`), and a campaign turns off every production
+//! a release of it refuses.
+
+use std::collections::BTreeMap;
+use std::hash::{Hash, Hasher};
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use graphlancer_cypher::DialectProfile;
+use graphlancer_cypher::grammar::CONSTRUCTS;
+use graphlancer_engines::install::EnginesDir;
+use graphlancer_engines::{Engine, EngineSpec, ErrorClass, ExecOptions, Outcome};
+use graphlancer_model::{
+    Graph, GraphNode, GraphRelationship, LabelDef, PropertyKeyDef, PropertyType, RelTypeDef, Schema, Value,
+};
+use serde::{Deserialize, Serialize};
+
+/// The cache's format; a cache of another format is probed again.
+const FORMAT: u32 = 1;
+
+/// How long one example may run: examples are tiny, so a longer one is a
+/// hang, which is no refusal.
+const EXAMPLE_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// One example's outcome on one release.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct Answer {
+    /// `rows`, an error class, `crash` or `timeout` ([`Outcome::kind`]).
+    pub kind: String,
+    /// The first line of the engine's message, if any.
+    pub message: String,
+}
+
+impl Answer {
+    /// Whether the release refuses the construct: a parse or binder error,
+    /// or one saying it is not implemented. A crash, a hang or an error
+    /// while running is something else (a bug), and says nothing of syntax.
+    pub fn refused(&self) -> bool {
+        [ErrorClass::Syntax, ErrorClass::Semantic, ErrorClass::Unsupported].iter().any(|c| c.name() == self.kind)
+    }
+}
+
+/// What one release answered to every example.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) struct Probe {
+    format: u32,
+    /// The examples' fingerprint: a cache of other examples is stale.
+    examples: u64,
+    /// The engine, as `family@version`.
+    pub release: String,
+    /// Per construct name, in [`CONSTRUCTS`] order.
+    pub answers: Vec<(String, Answer)>,
+}
+
+impl Probe {
+    /// The constructs refused, with the evidence.
+    pub fn refused(&self) -> impl Iterator<Item = (&str, &Answer)> {
+        self.answers.iter().filter(|(_, a)| a.refused()).map(|(n, a)| (n.as_str(), a))
+    }
+
+    /// Turns off in `profile` every production whose construct this release
+    /// refuses, and those of constructs that are options of it.
+    pub fn restrict(&self, profile: &mut DialectProfile) {
+        let refused: BTreeMap<&str, &Answer> = self.refused().collect();
+        let refused_features: Vec<_> = CONSTRUCTS
+            .iter()
+            .filter(|c| refused.contains_key(c.name))
+            .filter_map(graphlancer_cypher::grammar::Construct::probed_feature)
+            .collect();
+        for c in CONSTRUCTS {
+            let Some(own) = c.probed_feature() else { continue };
+            let cause = match refused.get(c.name) {
+                Some(a) => Some((c.name, *a)),
+                // An option of a refused production goes with it.
+                None => c.needs().into_iter().find(|f| refused_features.contains(f)).and_then(|f| {
+                    CONSTRUCTS.iter().find(|p| p.probed_feature() == Some(f)).map(|p| (p.name, refused[p.name]))
+                }),
+            };
+            if let Some((name, answer)) = cause {
+                let why = format!("{} refuses {name} (probe: {}: {})", self.release, answer.kind, answer.message);
+                profile.refuse(own, why);
+            }
+        }
+    }
+}
+
+/// A fingerprint of the examples, so a cache outlives no change to them.
+fn examples_fingerprint() -> u64 {
+    // `DefaultHasher::new()` has fixed keys: the same list hashes alike in
+    // every run of one build, and a new build at worst probes again.
+    let mut h = std::hash::DefaultHasher::new();
+    for c in CONSTRUCTS {
+        (c.name, c.example).hash(&mut h);
+    }
+    h.finish()
+}
+
+/// The release a spec names, as `family@version`, for engines a probe can
+/// tell apart: those graphlancer runs from an install of its own. A server
+/// at an address is the user's, and the reference's profile is what it
+/// computes.
+pub(crate) fn release(spec: &EngineSpec, engine: &dyn Engine) -> Option<String> {
+    match spec {
+        EngineSpec::Grafeo { .. }
+        | EngineSpec::FalkorDbManaged { .. }
+        | EngineSpec::ArcadeDbManaged
+        | EngineSpec::Kuzu { .. } => {
+            let family = if spec.family().is_empty() { engine.dialect() } else { spec.family() };
+            Some(format!("{family}@{}", engine.version()))
+        }
+        _ => None,
+    }
+}
+
+/// Where a release's probe is kept, when there is an engines folder.
+fn cache_path(release: &str) -> Option<PathBuf> {
+    let file: String =
+        release.chars().map(|c| if c.is_ascii_alphanumeric() || "@.-_".contains(c) { c } else { '_' }).collect();
+    EnginesDir::locate().map(|d| d.path().join("probes").join(format!("{file}.json")))
+}
+
+/// The cached probe of `release`, if one of these examples is there.
+fn cached(release: &str) -> Option<Probe> {
+    let text = std::fs::read_to_string(cache_path(release)?).ok()?;
+    let probe: Probe = serde_json::from_str(&text).ok()?;
+    (probe.format == FORMAT && probe.examples == examples_fingerprint() && probe.release == release).then_some(probe)
+}
+
+/// Runs every example on `engine` (which then holds the probe graph: load
+/// another before using it) and caches the answer.
+pub(crate) fn run(engine: &mut dyn Engine, release: &str) -> Result<Probe> {
+    engine.load(&graph()).with_context(|| format!("{release} cannot load the probe graph"))?;
+    let opts = ExecOptions { timeout: EXAMPLE_TIMEOUT, ..ExecOptions::default() };
+    let mut answers = Vec::with_capacity(CONSTRUCTS.len());
+    for c in CONSTRUCTS {
+        let outcome = engine.execute(c.example, &opts).with_context(|| format!("probing {release}"))?;
+        let message = match &outcome {
+            Outcome::Error { message, .. } | Outcome::Crash { message } => {
+                message.lines().next().unwrap_or_default().chars().take(160).collect()
+            }
+            _ => String::new(),
+        };
+        answers.push((c.name.to_owned(), Answer { kind: outcome.kind().to_owned(), message }));
+    }
+    let probe = Probe { format: FORMAT, examples: examples_fingerprint(), release: release.to_owned(), answers };
+    if let Some(path) = cache_path(release) {
+        // A cache that cannot be written costs a probe next time, no more.
+        let written = path
+            .parent()
+            .map_or(Ok(()), std::fs::create_dir_all)
+            .and_then(|()| std::fs::write(&path, serde_json::to_string_pretty(&probe).expect("a probe serializes")));
+        if let Err(e) = written {
+            eprintln!("graphlancer: cannot cache the probe of {release} in {}: {e}", path.display());
+        }
+    }
+    Ok(probe)
+}
+
+/// The probe of the release `engine` runs, from the cache or run now.
+pub(crate) fn learned(spec: &EngineSpec, engine: &mut dyn Engine) -> Result<Option<Probe>> {
+    let Some(release) = release(spec, engine) else { return Ok(None) };
+    if let Some(p) = cached(&release) {
+        return Ok(Some(p));
+    }
+    run(engine, &release).map(Some)
+}
+
+/// The graph examples run on: labels A and B with keys `k` (integer) and
+/// `s` (string), type T with key `k`.
+pub(crate) fn graph() -> Graph {
+    let key = |name: &str, ty| PropertyKeyDef { name: name.into(), ty };
+    let label = |name: &str| LabelDef { name: name.into(), keys: vec!["k".into(), "s".into()] };
+    let schema = Schema {
+        keys: vec![key("k", PropertyType::Int), key("s", PropertyType::String)],
+        labels: vec![label("A"), label("B")],
+        rel_types: vec![RelTypeDef {
+            name: "T".into(),
+            keys: vec!["k".into()],
+            endpoints: vec![("A".into(), "B".into()), ("A".into(), "A".into())],
+        }],
+    };
+    let node = |id: i64, l: &str, k: i64, s: &str| GraphNode {
+        id,
+        labels: vec![l.into()],
+        properties: [("k".to_owned(), Value::Int(k)), ("s".to_owned(), Value::String(s.into()))].into(),
+    };
+    let rel = |id: i64, start, end, k: i64| GraphRelationship {
+        id,
+        rel_type: "T".into(),
+        start,
+        end,
+        properties: [("k".to_owned(), Value::Int(k))].into(),
+    };
+    Graph {
+        schema,
+        nodes: vec![node(0, "A", 1, "x"), node(1, "A", 2, "y"), node(2, "B", 3, "z")],
+        relationships: vec![rel(3, 0, 2, 1), rel(4, 0, 1, 2), rel(5, 1, 2, 3)],
+    }
+}

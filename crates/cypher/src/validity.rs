@@ -1,0 +1,206 @@
+//! What "valid" means: Neo4j 5. A query Neo4j 5 refuses (at compile time,
+//! or at run time for a reason its literals decide) is no engine's bug when
+//! another engine refuses it too, so the error oracle files no such
+//! refusal and the reference raises the error. The rules come from the
+//! openCypher TCK's expected-error scenarios and Neo4j 5's own checks;
+//! each names its source. Only rules the generator can break are here: the
+//! generator avoids the rest by construction (scope, types, aliases).
+
+use crate::ast::{Clause, Expr, Query, SetItem};
+use graphlancer_model::Value;
+
+/// Why Neo4j 5 refuses a query.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+    /// A non-deterministic function inside an aggregate's argument
+    /// (`count(rand())`): TCK `Return6` scenario 15, SyntaxError
+    /// NonConstantExpression; Neo4j 5 checks every aggregate's argument,
+    /// percentiles' too.
+    RandomInAggregate,
+    /// An aggregate inside an aggregate (`count(count(*))`): TCK `Return6`
+    /// scenario 14, SyntaxError NestedAggregation.
+    NestedAggregate,
+    /// `substring` or `left` given a start or length outside 0 to 2^31 - 1
+    /// by a literal: Neo4j 5 converts them to 32-bit integers exactly and
+    /// raises an ArgumentError otherwise (a negative one is an error too).
+    /// `right` reads its length as 64 bits and refuses a negative one only.
+    StringPositionOutOfRange,
+}
+
+impl Refusal {
+    /// Whether Neo4j 5 refuses before running (a syntax or semantic error),
+    /// not while running.
+    pub fn at_compile_time(self) -> bool {
+        !matches!(self, Refusal::StringPositionOutOfRange)
+    }
+
+    /// The refusal in words.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Refusal::RandomInAggregate => "a non-deterministic function inside an aggregate (NonConstantExpression)",
+            Refusal::NestedAggregate => "an aggregate inside an aggregate (NestedAggregation)",
+            Refusal::StringPositionOutOfRange => {
+                "a substring or left position outside 0 to 2^31 - 1 (ArgumentError), or a negative right length"
+            }
+        }
+    }
+}
+
+/// The first reason Neo4j 5 refuses `query`, if it does.
+pub fn neo4j_refuses(query: &Query) -> Option<Refusal> {
+    let mut found = None;
+    for part in &query.parts {
+        each_expr(&part.clauses, &mut |e| {
+            if found.is_none() {
+                found = refusal(e);
+            }
+        });
+    }
+    found
+}
+
+fn refusal(e: &Expr) -> Option<Refusal> {
+    match e {
+        Expr::Aggregate { arg: Some(arg), .. } => {
+            let (mut random, mut nested) = (false, false);
+            arg.walk(&mut |x| match x {
+                Expr::Function(name, _) if name.eq_ignore_ascii_case("rand") => random = true,
+                Expr::Aggregate { .. } => nested = true,
+                _ => {}
+            });
+            if nested { Some(Refusal::NestedAggregate) } else { random.then_some(Refusal::RandomInAggregate) }
+        }
+        Expr::Function(name, args) => {
+            let name = name.to_ascii_lowercase();
+            let literal = |i: usize| match args.get(i) {
+                Some(Expr::Literal(Value::Int(n))) => Some(*n),
+                Some(Expr::Negate(inner)) => match &**inner {
+                    Expr::Literal(Value::Int(n)) => n.checked_neg(),
+                    _ => None,
+                },
+                _ => None,
+            };
+            let out_of_int = |n: i64| !(0..=i64::from(i32::MAX)).contains(&n);
+            let positions: &[usize] = match name.as_str() {
+                "substring" => &[1, 2],
+                "left" => &[1],
+                _ => &[],
+            };
+            let bad = positions.iter().any(|&i| literal(i).is_some_and(out_of_int))
+                || (name == "right" && literal(1).is_some_and(|n| n < 0));
+            bad.then_some(Refusal::StringPositionOutOfRange)
+        }
+        _ => None,
+    }
+}
+
+/// Calls `f` on every expression of `clauses` and their sub-expressions,
+/// FOREACH and CALL bodies included.
+pub fn each_expr(clauses: &[Clause], f: &mut dyn FnMut(&Expr)) {
+    let props = |ps: &[(String, Expr)], f: &mut dyn FnMut(&Expr)| ps.iter().for_each(|(_, e)| e.walk(f));
+    for c in clauses {
+        match c {
+            Clause::Match { patterns, guard, predicate, .. } => {
+                for p in patterns {
+                    props(&p.start.properties, f);
+                    for (r, n) in &p.hops {
+                        props(&r.properties, f);
+                        props(&n.properties, f);
+                    }
+                }
+                guard.iter().chain(predicate.iter()).for_each(|e| e.walk(f));
+            }
+            Clause::Create { patterns } => {
+                for p in patterns {
+                    props(&p.start.properties, f);
+                    for (r, n) in &p.hops {
+                        props(&r.properties, f);
+                        props(&n.properties, f);
+                    }
+                }
+            }
+            Clause::Merge { pattern, on_create, on_match } => {
+                props(&pattern.start.properties, f);
+                for (r, n) in &pattern.hops {
+                    props(&r.properties, f);
+                    props(&n.properties, f);
+                }
+                set_items(on_create.iter().chain(on_match), f);
+            }
+            Clause::Unwind { list, .. } => list.walk(f),
+            Clause::With(p) | Clause::Return(p) => {
+                p.items.iter().map(|(e, _)| e).chain(p.order_by.iter().map(|(e, _)| e)).for_each(|e| e.walk(f));
+                if let Some(w) = &p.predicate {
+                    w.walk(f);
+                }
+            }
+            Clause::Set { items } => set_items(items.iter(), f),
+            Clause::Remove { .. } | Clause::Delete { .. } => {}
+            Clause::Foreach { list, body, .. } => {
+                list.walk(f);
+                each_expr(body, f);
+            }
+            Clause::Call { body, union_all, .. } => {
+                for b in std::iter::once(body).chain(union_all) {
+                    each_expr(&b.clauses, f);
+                }
+            }
+            Clause::Procedure { predicate, .. } => {
+                if let Some(p) = predicate {
+                    p.walk(f);
+                }
+            }
+        }
+    }
+}
+
+fn set_items<'a>(items: impl Iterator<Item = &'a SetItem>, f: &mut dyn FnMut(&Expr)) {
+    for i in items {
+        match i {
+            SetItem::Property(_, _, e) => e.walk(f),
+            SetItem::MergeMap(_, m) | SetItem::ReplaceMap(_, m) => m.iter().for_each(|(_, e)| e.walk(f)),
+            SetItem::Label(..) => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse::parse;
+
+    fn refused(text: &str) -> Option<Refusal> {
+        neo4j_refuses(&parse(text).expect("parses"))
+    }
+
+    #[test]
+    fn the_refusals_arcadedb_and_neo4j_share_are_refused() {
+        assert_eq!(refused("RETURN max(rand()) AS a"), Some(Refusal::RandomInAggregate));
+        assert_eq!(refused("MATCH (n) RETURN percentileCont(rand(), 0.9) AS a"), Some(Refusal::RandomInAggregate));
+        assert_eq!(refused("RETURN count(count(*)) AS a"), Some(Refusal::NestedAggregate));
+        assert_eq!(
+            refused("RETURN substring('', 0, 9223372036854775807) AS a"),
+            Some(Refusal::StringPositionOutOfRange)
+        );
+        assert_eq!(refused("RETURN left('ab', -1) AS a"), Some(Refusal::StringPositionOutOfRange));
+        assert_eq!(refused("RETURN right('ab', -1) AS a"), Some(Refusal::StringPositionOutOfRange));
+        // In a nested body too.
+        assert_eq!(
+            refused("MATCH (n) CALL { WITH n RETURN collect(rand()) AS c } RETURN c"),
+            Some(Refusal::RandomInAggregate)
+        );
+    }
+
+    #[test]
+    fn what_neo4j_accepts_is_not_refused() {
+        for text in [
+            "RETURN rand() < 1.0 AS a",
+            "MATCH (n) RETURN n, rand() AS r",
+            "RETURN substring('abc', 1, 2147483647) AS a",
+            "RETURN right('abc', 9223372036854775807) AS a",
+            "MATCH (n) WITH n.k AS k, count(*) AS c RETURN k, c",
+        ] {
+            assert_eq!(refused(text), None, "{text}");
+        }
+    }
+}
