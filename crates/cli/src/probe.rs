@@ -69,24 +69,26 @@ impl Probe {
     /// refuses, and those of constructs that are options of it.
     pub fn restrict(&self, profile: &mut DialectProfile) {
         let refused: BTreeMap<&str, &Answer> = self.refused().collect();
-        let refused_features: Vec<_> = CONSTRUCTS
-            .iter()
-            .filter(|c| refused.contains_key(c.name))
-            .filter_map(graphlancer_cypher::grammar::Construct::probed_feature)
-            .collect();
+        // Each production a refused construct is made of, with its evidence.
+        let mut off: BTreeMap<graphlancer_cypher::Feature, (&str, &Answer)> = BTreeMap::new();
         for c in CONSTRUCTS {
-            let Some(own) = c.probed_feature() else { continue };
-            let cause = match refused.get(c.name) {
-                Some(a) => Some((c.name, *a)),
-                // An option of a refused production goes with it.
-                None => c.needs().into_iter().find(|f| refused_features.contains(f)).and_then(|f| {
-                    CONSTRUCTS.iter().find(|p| p.probed_feature() == Some(f)).map(|p| (p.name, refused[p.name]))
-                }),
-            };
-            if let Some((name, answer)) = cause {
-                let why = format!("{} refuses {name} (probe: {}: {})", self.release, answer.kind, answer.message);
-                profile.refuse(own, why);
+            if let Some(a) = refused.get(c.name) {
+                for f in c.probed_features() {
+                    off.entry(f).or_insert((c.name, *a));
+                }
             }
+        }
+        // An option of a refused production goes with it.
+        for c in CONSTRUCTS {
+            let Some(parent) = c.needs().into_iter().find(|f| off.contains_key(f)) else { continue };
+            let cause = off[&parent];
+            for f in c.probed_features() {
+                off.entry(f).or_insert(cause);
+            }
+        }
+        for (feature, (name, answer)) in off {
+            let why = format!("{} refuses {name} (probe: {}: {})", self.release, answer.kind, answer.message);
+            profile.refuse(feature, why);
         }
     }
 }

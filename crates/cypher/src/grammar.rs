@@ -91,16 +91,27 @@ impl Construct {
         own.into_iter().chain(parent).collect()
     }
 
-    /// The production a probe turns off when an engine refuses this
+    /// The productions a probe turns off when an engine refuses this
     /// construct's example: only a construct that is exactly one production
     /// decides it. A finer form (a text test on a production) or the base
     /// production every query has would turn off far more than the engine
-    /// refused.
-    pub fn probed_feature(&self) -> Option<Feature> {
-        match self.detect {
-            Detect::Feature(f) if f != Feature::Match => Some(f),
-            _ => None,
+    /// refused. A function construct names several functions
+    /// (`toLower / toUpper`), each written by a production of its own.
+    pub fn probed_features(&self) -> Vec<Feature> {
+        let own = match self.detect {
+            Detect::Feature(f) if f != Feature::Match => f,
+            _ => return Vec::new(),
+        };
+        let mut out = vec![own];
+        if self.group == Group::Function {
+            let names: Vec<&str> = self.name.split(" / ").collect();
+            for f in crate::functions::FUNCTIONS {
+                if names.contains(&f.name) && !out.contains(&f.feature) {
+                    out.push(f.feature);
+                }
+            }
         }
+        out
     }
 
     /// Whether a generated query with these features and this text shows it.

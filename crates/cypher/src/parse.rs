@@ -910,6 +910,15 @@ mod tests {
     }
 
     #[test]
+    fn floats_not_spelled_with_exponents_have_none() {
+        let q = parse("RETURN 1e-7 AS a, [-2.5e16, 0.5] AS b, 5e-324 AS c").expect("a value");
+        let text = render(&q);
+        assert!(!text.contains('e'), "{text}");
+        assert!(text.contains("0.0000001 AS a") && text.contains("[-25000000000000000.0, 0.5] AS b"), "{text}");
+        assert_eq!(parse(&text).expect("a value"), q, "{text}");
+    }
+
+    #[test]
     fn a_number_with_a_unary_plus_is_the_number() {
         let q = parse("RETURN +5 AS a, -+5 AS b, +2.5 AS c").expect("a value");
         let Clause::Return(r) = &q.parts[0].clauses[0] else { panic!("{q:?}") };

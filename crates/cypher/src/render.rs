@@ -865,11 +865,34 @@ fn literal(out: &mut W, v: &Value) {
             } else if out.spell(|s| s.float_exponent, Feature::FloatForms) {
                 let _ = write!(out, "{x:E}");
             } else {
-                out.push_str(&render_literal(v));
+                out.push_str(&positional(*x));
             }
+        }
+        Value::List(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                literal(out, item);
+            }
+            out.push(']');
         }
         _ => out.push_str(&render_literal(v)),
     }
+}
+
+/// A finite float without an exponent (`0.0000001`, not `1e-7`): a query
+/// not spelled with exponents has none, for releases that cannot parse them
+/// (Kuzu before 0.7 refuses `1e-7`). It reads back as the same float.
+fn positional(x: f64) -> String {
+    let text = render_literal(&Value::Float(x));
+    if !text.contains('e') {
+        return text;
+    }
+    // Display writes the shortest round-trip digits, never an exponent.
+    let digits = format!("{x}");
+    if digits.contains('.') { digits } else { format!("{digits}.0") }
 }
 
 /// Renders an operand that is followed by `.k` or `[i]`: parenthesised

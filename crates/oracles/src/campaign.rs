@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use graphlancer_cypher::{DialectProfile, Feature, Generated, Generator, GeneratorConfig, KeyFrequencies, Mutation};
 use graphlancer_engines::{Engine, EngineError, ExecOptions, Outcome, Overhead};
 use graphlancer_gremlin::{GremlinConfig, GremlinDialect, TraversalGenerator};
-use graphlancer_model::{GraphConfig, Language, derive_rng, generate};
+use graphlancer_model::{Graph, GraphConfig, Language, derive_rng, generate};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
@@ -433,13 +433,16 @@ pub struct WallTime {
     pub plans: f64,
     /// Reducing findings.
     pub reduction: f64,
+    /// Naming findings by cause before reduction (localization, the NULL
+    /// operand, the crash site), so duplicates go unreduced.
+    pub naming: f64,
     /// graphlancer itself: generation, judging, reports.
     pub harness: f64,
 }
 
 impl WallTime {
     /// Every part with its name: the one list of them.
-    fn fields(&mut self) -> [(&'static str, &mut f64); 8] {
+    fn fields(&mut self) -> [(&'static str, &mut f64); 9] {
         [
             ("queries", &mut self.queries),
             ("timeouts", &mut self.timeouts),
@@ -448,12 +451,13 @@ impl WallTime {
             ("loads", &mut self.loads),
             ("plans", &mut self.plans),
             ("reduction", &mut self.reduction),
+            ("naming", &mut self.naming),
             ("harness", &mut self.harness),
         ]
     }
 
     /// The parts as `(name, seconds)`, in the order they are printed.
-    pub fn parts(&self) -> [(&'static str, f64); 8] {
+    pub fn parts(&self) -> [(&'static str, f64); 9] {
         self.clone().fields().map(|(name, seconds)| (name, *seconds))
     }
 }
@@ -958,6 +962,38 @@ impl Campaign {
         Ok(())
     }
 
+    /// What the next naming or reduction may spend: the per-finding
+    /// limits, within the deadline and the budget's share for reductions.
+    fn reduction_limits(&self) -> crate::reduce::Limits {
+        let mut limits = self.config.reduction;
+        if let Some(deadline) = self.deadline {
+            limits.time = limits.time.min(deadline.saturating_duration_since(Instant::now()));
+        }
+        if let Budget::Time(t) = self.config.budget {
+            limits.time = limits.time.min(reduction_share_left(t, self.time.reduction));
+        }
+        limits
+    }
+
+    /// A reducer on the campaign's engines, which hold `graph`.
+    fn reducer<'r>(
+        &'r mut self,
+        oracle: &'r dyn Oracle,
+        judge: &'r JudgeCx<'r>,
+        graph: &'r Graph,
+        limits: crate::reduce::Limits,
+    ) -> Reducer<'r> {
+        Reducer {
+            oracle,
+            judge,
+            exec: &self.config.exec,
+            limits,
+            set_keys_on_every_table: self.profile.records(graphlancer_cypher::profile::SemanticsKey::SetMissingKey),
+            graph,
+            engines: &mut self.engines,
+        }
+    }
+
     /// A finding: counted if its signature is known, else confirmed by
     /// running its case again, reduced, and written.
     #[expect(clippy::too_many_arguments, reason = "the loop's state, passed once")]
@@ -1024,34 +1060,52 @@ impl Campaign {
         let mut finding = finding;
         let (mut state, mut reduced) = (ReductionState::NotTried, None);
         let known = self.store().reduction_of(&generated_signature).cloned();
+        let mut reduce_it = false;
+        let mut pre_name = None;
         if let Some(known) = known {
             finding.signature = known;
-        } else if self.config.reduce
-            && reproduced
-            && matches!(self.config.budget, Budget::Time(t) if reduction_share_left(t, self.time.reduction) < MIN_REDUCTION)
-        {
-            // The budget's share for reductions is spent: written as
-            // generated, `graphlancer reduce` takes it from there.
-            s.unreduced += 1;
         } else if self.config.reduce && reproduced {
-            // Reduction time counts against a time budget: what is left of
-            // it bounds this finding's reduction.
+            // Named by cause before any reduction: a case whose name has a
+            // report is counted there, unreduced (a frequent bug would
+            // otherwise spend the budget reducing itself again and again).
+            let t = Instant::now();
             let mut limits = self.config.reduction;
+            limits.time = limits.time.min(NAMING_TIME);
             if let Some(deadline) = self.deadline {
                 limits.time = limits.time.min(deadline.saturating_duration_since(Instant::now()));
             }
-            if let Budget::Time(t) = self.config.budget {
-                limits.time = limits.time.min(reduction_share_left(t, self.time.reduction));
+            let named = self.reducer(oracle, &judge, at.graph, limits).name_unreduced(
+                &ran.case,
+                again.clone(),
+                finding.clone(),
+            );
+            for e in &mut self.engines {
+                e.take_overhead();
             }
-            let mut reducer = Reducer {
-                engines: &mut self.engines,
-                oracle,
-                judge: &judge,
-                exec: &self.config.exec,
-                limits,
-                set_keys_on_every_table: self.profile.records(graphlancer_cypher::profile::SemanticsKey::SetMissingKey),
-                graph: at.graph,
-            };
+            let named = named?;
+            *engine_time += t.elapsed();
+            self.time.naming += t.elapsed().as_secs_f64();
+            let seen = crate::report::Seen { seed: self.config.seed, graph: at.graph_index, case: at.case_index };
+            if named.signature != finding.signature
+                && let Some((known, dir)) = self.store().count_named(&named.signature, &generated_signature, seen)?
+            {
+                s.findings_duplicate += 1;
+                s.findings.insert(known.to_string(), dir.display().to_string());
+                return Ok(());
+            }
+            if self.reduction_limits().time < MIN_REDUCTION {
+                // The budget's share for reductions is spent: written as
+                // generated under its name; `graphlancer reduce` goes on.
+                s.unreduced += 1;
+                finding = named;
+            } else {
+                reduce_it = true;
+                pre_name = Some(named.signature).filter(|n| *n != finding.signature);
+            }
+        }
+        if reduce_it {
+            let limits = self.reduction_limits();
+            let mut reducer = self.reducer(oracle, &judge, at.graph, limits);
             let t = Instant::now();
             let reduction = reducer.reduce(&ran.case, &finding.signature.family());
             // The reducer's restores and restarts are part of its time.
@@ -1106,6 +1160,9 @@ impl Campaign {
             case.take_reduction(r);
         }
         let signature = case.signature.clone();
+        if let Some(name) = pre_name {
+            self.store().alias(name, signature.clone());
+        }
         let recorded = self.store().record(&case)?;
         let dir = match recorded {
             Recorded::New(dir) => {
@@ -1437,6 +1494,9 @@ fn count(summary: &mut EngineSummary, outcome: &Outcome, waited: Duration, query
 /// for finding bugs, and on a configuration full of one behaviour the
 /// reducer took 91% of the time.
 const REDUCTION_SHARE: f64 = 0.25;
+
+/// What naming one finding before reduction may take: a few dozen probes.
+const NAMING_TIME: Duration = Duration::from_secs(10);
 
 /// A reduction gets at least this long, or none is started.
 const MIN_REDUCTION: Duration = Duration::from_secs(1);

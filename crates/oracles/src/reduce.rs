@@ -125,22 +125,7 @@ impl Reducer<'_> {
     /// it hung on, or the reduction is dropped: a smaller query may be
     /// merely expensive).
     pub fn reduce(&mut self, case: &TestCase, family: &Signature) -> Result<Reduction, EngineError> {
-        let mut run = Run {
-            case,
-            family: family.clone(),
-            started: Instant::now(),
-            attempts: 0,
-            limits: self.limits,
-            tried: BTreeSet::new(),
-            // A guard keeps engines of different semantics comparable; an
-            // engine compared with itself (or a crash) needs none. Settings
-            // are different execution paths of one engine, which may keep
-            // relationships unique differently (a settings finding on Grafeo
-            // lost its guard and turned into another bug): there a guard goes
-            // only where no engine's answer changes without it.
-            guards: !self.oracle.kind().compares_a_pair(),
-            tries: 1,
-        };
+        let mut run = self.run(case, family);
         let Some(first) = case.queries.first() else {
             return Ok(Reduction { reduced: None, attempts: 0, state: ReductionState::Finished });
         };
@@ -154,20 +139,7 @@ impl Reducer<'_> {
             run.limits.time = run.limits.time.saturating_sub(crate::work::longer_timeout(self.exec.timeout));
         }
         let graph_too = !hang && self.oracle.kind() != crate::oracle::OracleKind::Metamorphic;
-        let mut state = State {
-            group: case
-                .queries
-                .iter()
-                .map(|q| Candidate {
-                    query: q.ast.clone(),
-                    order_columns: q.order_columns.clone(),
-                    traversal: q.traversal.clone(),
-                })
-                .collect(),
-            graph: self.graph.clone(),
-            best: None,
-            replays: (1, 1),
-        };
+        let mut state = self.state(case, None);
         // A finding the case shows only now and then (answers that depend
         // on memory layout): every candidate gets several tries, or one
         // unlucky run would stop the reduction early.
@@ -216,6 +188,63 @@ impl Reducer<'_> {
                 (true, false) => ReductionState::Unfinished,
             },
         })
+    }
+
+    /// The name by cause of a finding as it came (`outcomes` its engines'
+    /// answers on the loaded graph): localized, its NULL operand found, a
+    /// crash by its clause, as a reduced one is named. A campaign names
+    /// each finding so before it reduces it, and counts one whose name
+    /// has a report already without reducing it.
+    pub fn name_unreduced(
+        &mut self,
+        case: &TestCase,
+        outcomes: Vec<Vec<Outcome>>,
+        finding: Finding,
+    ) -> Result<Finding, EngineError> {
+        let family = finding.signature.family();
+        let mut run = self.run(case, &family);
+        let generated = finding.clone();
+        let mut state = self.state(case, Some((case.clone(), outcomes, finding)));
+        self.name(&mut state, &mut run)?;
+        Ok(state.best.map_or(generated, |(_, _, f)| f))
+    }
+
+    /// A reduction's spending and rules, fresh.
+    fn run<'c>(&self, case: &'c TestCase, family: &Signature) -> Run<'c> {
+        Run {
+            case,
+            family: family.clone(),
+            started: Instant::now(),
+            attempts: 0,
+            limits: self.limits,
+            tried: BTreeSet::new(),
+            // A guard keeps engines of different semantics comparable; an
+            // engine compared with itself (or a crash) needs none. Settings
+            // are different execution paths of one engine, which may keep
+            // relationships unique differently (a settings finding on Grafeo
+            // lost its guard and turned into another bug): there a guard goes
+            // only where no engine's answer changes without it.
+            guards: !self.oracle.kind().compares_a_pair(),
+            tries: 1,
+        }
+    }
+
+    /// The state of a reduction of `case` on the campaign's graph.
+    fn state(&self, case: &TestCase, best: Option<Shown>) -> State {
+        State {
+            group: case
+                .queries
+                .iter()
+                .map(|q| Candidate {
+                    query: q.ast.clone(),
+                    order_columns: q.order_columns.clone(),
+                    traversal: q.traversal.clone(),
+                })
+                .collect(),
+            graph: self.graph.clone(),
+            best,
+            replays: (1, 1),
+        }
     }
 
     /// The reduction proper; `Ok(false)` when the replay of the reduced

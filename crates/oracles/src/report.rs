@@ -481,6 +481,29 @@ impl ReportStore {
         Ok(Some((signature, dir)))
     }
 
+    /// Counts one more occurrence of a finding named `name` by cause before
+    /// any reduction, where a report has that name or a finding of that
+    /// name was reduced to one ([`Self::alias`]); `None` if neither.
+    pub fn count_named(
+        &mut self,
+        name: &Signature,
+        generated: &Signature,
+        at: Seen,
+    ) -> Result<Option<(Signature, PathBuf)>, ReportError> {
+        let signature = self.reductions.get(name).cloned().unwrap_or_else(|| name.clone());
+        if !self.by_signature.contains_key(&signature) {
+            return Ok(None);
+        }
+        self.reductions.insert(generated.clone(), signature);
+        self.count_known(generated, at)
+    }
+
+    /// Records that a finding named `name` before reduction was reduced to
+    /// a report of `signature`: the next finding of that name is counted there.
+    pub fn alias(&mut self, name: Signature, signature: Signature) {
+        self.reductions.entry(name).or_insert(signature);
+    }
+
     /// Writes a new finding, or counts a duplicate.
     pub fn record(&mut self, case: &Case) -> Result<Recorded, ReportError> {
         self.reductions.insert(case.generated_signature.clone(), case.signature.clone());

@@ -202,30 +202,32 @@ pub fn normalize(message: &str) -> String {
 
 /// What a parse or binder refusal names, from its message: the first line
 /// without the query text the engine quotes back (Kuzu's `Invalid input
-/// <...>`), so one missing construct is one entry whatever query showed it.
+/// <...>: expected rule ...`, whose quote holds the query's own `<>` and
+/// `<-`), so one missing construct is one entry whatever query showed it.
 pub fn refused_construct(message: &str) -> String {
     let line = message.lines().next().unwrap_or_default();
-    let mut out = String::with_capacity(line.len());
-    let mut depth = 0usize;
-    for ch in line.chars() {
-        match ch {
-            '<' => {
-                if depth == 0 {
-                    out.push_str("<…>");
-                }
-                depth += 1;
-            }
-            '>' if depth > 0 => depth -= 1,
-            _ if depth == 0 => out.push(ch),
-            _ => {}
-        }
-    }
-    normalize(&out)
+    const QUOTE: &str = "Invalid input <";
+    let Some(open) = line.find(QUOTE) else { return normalize(line) };
+    let rest = &line[open + QUOTE.len()..];
+    let close = rest.rfind(">:").or_else(|| rest.rfind('>')).map_or(rest.len(), |i| i + 1);
+    normalize(&format!("{}<…>{}", &line[..open + QUOTE.len() - 1], &rest[close..]))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_refusal_is_named_without_the_query_it_quotes() {
+        let a = "Parser exception: Invalid input <MATCH (n0)<-[r1]-(n2) WHERE n0.k <> 1.5e>: expected rule oC_SingleQuery (line: 1, offset: 40)";
+        let b = "Parser exception: Invalid input <RETURN 2.5e>: expected rule oC_SingleQuery (line: 1, offset: 9)";
+        assert_eq!(refused_construct(a), refused_construct(b));
+        assert_eq!(
+            refused_construct(b),
+            "Parser exception: Invalid input <…>: expected rule oC_SingleQuery (line: #, offset: #)"
+        );
+        assert_ne!(refused_construct(b), refused_construct("Catalog exception: function TOUPPER does not exist."));
+    }
 
     #[test]
     fn text_form_and_family() {

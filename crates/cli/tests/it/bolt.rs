@@ -151,3 +151,40 @@ fn an_unreachable_bolt_server_is_a_clear_error() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("unknown engine"), "{}", stderr(&out));
 }
+
+/// ArcadeDB refuses three queries that Neo4j 5 refuses too (an aggregate of
+/// `rand()`, a substring length past 32 bits, `-+29`): the error oracle
+/// files none of them, and the renderer writes the third as Neo4j reads it.
+#[test]
+fn the_error_oracle_files_no_refusal_neo4j_5_makes_too() {
+    use graphlancer_oracles::oracle::{CaseQuery, JudgeCx, Oracle, TestCase, Verdict};
+    let mut db = managed();
+    let g = graph(3, 5, 5);
+    db.load(&g).expect("loads");
+    let names = vec!["arcadedb".to_owned()];
+    let cx = JudgeCx { names: &names, schema: &g.schema };
+    let judge = |text: &str, outcome: &Outcome| {
+        let ast = graphlancer_cypher::parse::parse(text).expect("parses");
+        let query = CaseQuery { role: "query".into(), text: text.into(), ast, order_columns: None, traversal: None };
+        graphlancer_oracles::error::UnexpectedError.judge(
+            &cx,
+            &TestCase::single("error", query),
+            &[vec![outcome.clone()]],
+        )
+    };
+    for text in ["RETURN max(rand()) AS a", "RETURN substring('', 0, 9223372036854775807) AS a"] {
+        let outcome = db.execute(text, &ExecOptions::default()).expect("answers");
+        assert!(matches!(outcome, Outcome::Error { .. }), "ArcadeDB accepts {text}: {outcome:?}");
+        assert!(matches!(judge(text, &outcome), Verdict::Skip(_)), "{text} is filed");
+        // The same refusal of a query Neo4j 5 accepts is a finding.
+        let refused = Outcome::Error { class: ErrorClass::Syntax, message: "refused".into() };
+        assert!(matches!(judge("RETURN 1 AS a", &refused), Verdict::Finding(_)));
+    }
+    let minus_plus = db.execute("RETURN -+29 AS a", &ExecOptions::default()).expect("answers");
+    assert!(matches!(minus_plus, Outcome::Error { .. }), "ArcadeDB accepts -+29: {minus_plus:?}");
+    let mut spelled = graphlancer_cypher::parse::parse("RETURN -+29 AS a").expect("parses");
+    spelled.spelling.unary_plus = true;
+    let text = graphlancer_cypher::render::render(&spelled);
+    let answer = rows(db.execute(&text, &ExecOptions::default()).expect("answers"));
+    assert_eq!(answer.rows, vec![vec![Value::Int(-29)]], "{text}");
+}
