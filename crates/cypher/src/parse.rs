@@ -916,6 +916,12 @@ mod tests {
         assert!(!text.contains('e'), "{text}");
         assert!(text.contains("0.0000001 AS a") && text.contains("[-25000000000000000.0, 0.5] AS b"), "{text}");
         assert_eq!(parse(&text).expect("a value"), q, "{text}");
+        // Spelled with a leading point, a small float has no exponent either.
+        let mut spelled = q.clone();
+        spelled.spelling.float_leading_point = true;
+        let text = render(&spelled);
+        assert!(!text.contains('e') && text.contains(".0000001 AS a"), "{text}");
+        assert_eq!(parse(&text).expect("a value"), q, "{text}");
     }
 
     #[test]

@@ -854,13 +854,13 @@ fn literal(out: &mut W, v: &Value) {
         Value::Float(x) if x.is_finite() && *x != 0.0 => {
             let small = x.abs() < 1.0;
             if small && out.spell(|s| s.float_leading_point, Feature::FloatLeadingPoint) {
-                let text = graphlancer_model::script::format_float(x.abs());
+                let text = positional(x.abs());
                 let sign = if *x < 0.0 { "-" } else { "" };
                 match text.strip_prefix('0') {
                     Some(rest) if rest.starts_with('.') => {
                         let _ = write!(out, "{sign}{rest}");
                     }
-                    _ => out.push_str(&render_literal(v)),
+                    _ => out.push_str(&positional(*x)),
                 }
             } else if out.spell(|s| s.float_exponent, Feature::FloatForms) {
                 let _ = write!(out, "{x:E}");

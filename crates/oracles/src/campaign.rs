@@ -1085,6 +1085,7 @@ impl Campaign {
             let named = named?;
             *engine_time += t.elapsed();
             self.time.naming += t.elapsed().as_secs_f64();
+            let spent = self.reduction_limits().time < MIN_REDUCTION;
             let seen = crate::report::Seen { seed: self.config.seed, graph: at.graph_index, case: at.case_index };
             if named.signature != finding.signature
                 && let Some((known, dir)) = self.store().count_named(&named.signature, &generated_signature, seen)?
@@ -1093,7 +1094,7 @@ impl Campaign {
                 s.findings.insert(known.to_string(), dir.display().to_string());
                 return Ok(());
             }
-            if self.reduction_limits().time < MIN_REDUCTION {
+            if spent {
                 // The budget's share for reductions is spent: written as
                 // generated under its name; `graphlancer reduce` goes on.
                 s.unreduced += 1;

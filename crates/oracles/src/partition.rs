@@ -160,7 +160,7 @@ impl Oracle for Partition {
                         oracle: OracleKind::Partition,
                         engines: vec![name.clone()],
                         fault: Fault::Relation { name: "partition".into(), how: how.into() },
-                        shape: Some(crate::relation::cause(&case.queries[0].ast)),
+                        shape: crate::relation::cause(&case.queries[0].ast),
                     },
                     summary: format!(
                         "{name}: the query's {what} differ from those of its three partitions on p ({} against {} rows)",

@@ -612,14 +612,14 @@ fn with_star(q: &Query, cx: &BuildCx<'_, '_>) -> Option<Query> {
     Some(with_clauses(q, clauses))
 }
 
-/// A rewrite relation broken on `engine`, signed by the source's clause sequence.
+/// A rewrite relation broken on `engine`, named by the relation and how it broke.
 fn rewrite_broken(engine: &str, case: &TestCase, how: &str, summary: String, words: String) -> Verdict {
     broken(
         OracleKind::Rewrite,
         engine,
         &case.relation,
         how,
-        Some(crate::relation::cause(&case.queries[0].ast)),
+        crate::relation::cause(&case.queries[0].ast),
         summary,
         words,
     )

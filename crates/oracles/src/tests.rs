@@ -188,6 +188,23 @@ fn crashes_are_confirmed_reduced_deduplicated_and_written() {
 }
 
 #[test]
+fn a_finding_whose_name_has_a_report_is_counted_without_a_reduction() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (fake, _) =
+        Fake::new(
+            "fake",
+            |q| {
+                if q.contains("UNWIND") { Outcome::Crash { message: "segfault".into() } } else { one_row() }
+            },
+        );
+    let s = run(vec![Box::new(fake)], config(dir.path(), vec![OracleKind::Crash], 80));
+    assert!(s.findings_duplicate > 0, "{s:?}");
+    // Named by its crash site before reduction, each cause is reduced once.
+    assert_eq!(s.reduction_seconds.len() as u64, s.findings_new, "{:?}", s.findings);
+    assert!(s.time.naming > 0.0);
+}
+
+#[test]
 fn a_crash_that_does_not_repeat_is_kept_and_marked_and_other_flukes_are_dropped() {
     let dir = tempfile::tempdir().expect("tempdir");
     let mut seen = std::collections::BTreeSet::new();
