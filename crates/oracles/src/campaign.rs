@@ -1162,7 +1162,7 @@ impl Campaign {
         }
         let signature = case.signature.clone();
         if let Some(name) = pre_name {
-            self.store().alias(name, signature.clone());
+            self.store().alias(name, signature.clone())?;
         }
         let recorded = self.store().record(&case)?;
         let dir = match recorded {

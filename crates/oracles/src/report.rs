@@ -415,6 +415,10 @@ pub struct ReportStore {
     next: usize,
 }
 
+/// The file in a campaign's folder (beside `findings/`) that maps names
+/// to reports.
+const NAMES: &str = "names.jsonl";
+
 impl ReportStore {
     /// Opens (or creates) `out/findings`, reading the findings already there
     /// so a resumed campaign deduplicates against them.
@@ -447,7 +451,31 @@ impl ReportStore {
             reductions.insert(case.generated_signature, case.signature.clone());
             by_signature.insert(case.signature, dir);
         }
+        // Names counted or reduced to a report without a case of their own
+        // ([`Self::alias`], [`Self::count_named`]): a resumed campaign counts
+        // them as the first one did, not by reducing them afresh.
+        let names = out.join(NAMES);
+        if let Ok(text) = std::fs::read_to_string(&names) {
+            for line in text.lines() {
+                // A line a killed campaign cut short is skipped.
+                if let Ok((from, to)) = serde_json::from_str::<(Signature, Signature)>(line) {
+                    reductions.entry(from).or_insert(to);
+                }
+            }
+        }
         Ok(Self { root, by_signature, reductions, unfinished, next })
+    }
+
+    /// Maps `from` to the report of `to`, here and in [`NAMES`].
+    fn map_name(&mut self, from: Signature, to: Signature) -> Result<(), ReportError> {
+        if self.reductions.get(&from) == Some(&to) {
+            return Ok(());
+        }
+        let line = serde_json::to_string(&(&from, &to)).expect("a signature serializes");
+        let out = self.root.parent().unwrap_or(&self.root);
+        append(&out.join(NAMES), &format!("{line}\n"))?;
+        self.reductions.insert(from, to);
+        Ok(())
     }
 
     /// Folders a killed campaign left unfinished (no `case.json`): skipped.
@@ -494,14 +522,17 @@ impl ReportStore {
         if !self.by_signature.contains_key(&signature) {
             return Ok(None);
         }
-        self.reductions.insert(generated.clone(), signature);
+        self.map_name(generated.clone(), signature)?;
         self.count_known(generated, at)
     }
 
     /// Records that a finding named `name` before reduction was reduced to
     /// a report of `signature`: the next finding of that name is counted there.
-    pub fn alias(&mut self, name: Signature, signature: Signature) {
-        self.reductions.entry(name).or_insert(signature);
+    pub fn alias(&mut self, name: Signature, signature: Signature) -> Result<(), ReportError> {
+        if self.reductions.contains_key(&name) {
+            return Ok(());
+        }
+        self.map_name(name, signature)
     }
 
     /// Writes a new finding, or counts a duplicate.

@@ -64,8 +64,9 @@ fn a_value_no_adapter_can_decode_is_a_harness_fault_and_never_a_finding() {
                 assert!(!matches!(verdict, Verdict::Finding(_)), "{spec}: {kind:?} blames the engine: {verdict:?}");
             }
         }
-        // The control: the same answer as an engine's refusal is a finding.
-        let refused = Outcome::Error { class: ErrorClass::Unsupported, message: "no".into() };
+        // The control: the same answer as an engine's error while running
+        // is a finding (a refusal to parse or bind is a feature difference).
+        let refused = Outcome::Error { class: ErrorClass::Runtime, message: "no".into() };
         let names = vec![format!("{spec}#0"), format!("{spec}#1")];
         let cx = JudgeCx { names: &names, schema: &g.schema };
         let outcomes = vec![vec![refused, Outcome::Rows(ResultSet::new(vec!["v".into()], vec![vec![Value::Int(1)]]))]];
