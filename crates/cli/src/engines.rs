@@ -123,7 +123,8 @@ fn check(specs: &[String]) -> Vec<Entry> {
         .map(|text| {
             let status = match text.parse::<EngineSpec>() {
                 Err(e) => e.to_string(),
-                Ok(spec) => match crate::open_options().and_then(|o| Ok(graphlancer_engines::open(&spec, &o)?)) {
+                Ok(spec) => match crate::common::open_options().and_then(|o| Ok(graphlancer_engines::open(&spec, &o)?))
+                {
                     Err(e) => format!("unavailable: {e:#}"),
                     Ok(mut engine) => match engine.execute("RETURN 1 AS one", &ExecOptions::default()) {
                         Ok(Outcome::Rows(_)) => format!("ready: {} {}", engine.name(), engine.version()),
@@ -229,7 +230,7 @@ pub(crate) fn probe(specs: &[String], json: bool) -> Result<ExitCode> {
     let mut entries = Vec::new();
     for text in specs {
         let spec: EngineSpec = text.parse()?;
-        let mut db = graphlancer_engines::open(&spec, &crate::open_options()?)?;
+        let mut db = graphlancer_engines::open(&spec, &crate::common::open_options()?)?;
         let Some(release) = crate::probe::release(&spec, db.as_ref()) else {
             anyhow::bail!(
                 "{text} is not probed: a server at an address is the user's, the reference's profile is what it computes, and graphersal speaks Gremlin"

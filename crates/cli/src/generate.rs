@@ -96,7 +96,7 @@ impl GenerateArgs {
     pub(crate) fn graph_limits(&self, fallback: &str) -> Result<graphlancer_cypher::GraphLimits> {
         match self.language {
             Language::Cypher => Ok(self.profile(fallback)?.graph),
-            Language::Gremlin => crate::graph_limits(fallback, Language::Gremlin),
+            Language::Gremlin => crate::common::graph_limits(fallback, Language::Gremlin),
         }
     }
 
@@ -409,9 +409,9 @@ pub(crate) fn bench_reference(specs: &[String], count: usize, seed: u64) -> Resu
     let mut rows = Vec::new();
     for spec in specs {
         let spec: graphlancer_engines::EngineSpec = spec.parse()?;
-        let mut db = graphlancer_engines::open(&spec, &crate::open_options()?)?;
+        let mut db = graphlancer_engines::open(&spec, &crate::common::open_options()?)?;
         let profile = DialectProfile::built_in(db.dialect())?;
-        let graph = crate::generate(seed, &crate::limited(profile.graph))?;
+        let graph = crate::generate(seed, &crate::common::limited(profile.graph))?;
         db.load(&graph)?;
         let mut reference = graphlancer_engines::reference::Reference::default();
         reference.load(&graph)?;

@@ -10,8 +10,8 @@ use std::time::Duration;
 use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand, ValueEnum};
 use graphlancer_cypher::{DialectProfile, GraphLimits};
-use graphlancer_engines::host::{HostCommand, serve};
-use graphlancer_engines::{EngineSpec, ExecOptions, OpenOptions, Outcome};
+use graphlancer_engines::host::serve;
+use graphlancer_engines::{EngineSpec, ExecOptions, Outcome};
 use graphlancer_model::{Graph, GraphConfig, Language, ScriptDialect, creation_script, generate};
 
 /// `println!` and `print!` that return the write's error instead of
@@ -28,6 +28,7 @@ macro_rules! say_raw {
     };
 }
 
+mod common;
 mod coverage;
 mod engines;
 mod generate;
@@ -39,6 +40,8 @@ mod run;
 mod table;
 mod tck;
 mod workers;
+
+use common::{graph_limits, limited, open_options, parse_duration, speaks};
 
 /// Finds bugs in graph database engines with generated graphs and queries.
 #[derive(Debug, Parser)]
@@ -308,42 +311,6 @@ fn dialect_profile(name: &str) -> Result<DialectProfile, String> {
     DialectProfile::built_in(name).map_err(|e| e.to_string())
 }
 
-/// The default graph configuration within `limits`.
-/// The graphs an engine of `dialect` can hold when queried in `language`:
-/// Gremlin's vertices carry one label.
-pub(crate) fn graph_limits(dialect: &str, language: Language) -> Result<GraphLimits> {
-    Ok(match language {
-        Language::Cypher => DialectProfile::built_in(dialect)?.graph,
-        Language::Gremlin => GraphLimits { max_labels_per_node: Some(1), script: None, self_loops: None },
-    })
-}
-
-/// Refuses an engine that does not answer `language`.
-pub(crate) fn speaks(db: &dyn graphlancer_engines::Engine, language: Language) -> Result<()> {
-    if !db.languages().contains(&language) {
-        let known: Vec<&str> = db.languages().iter().map(|l| l.name()).collect();
-        bail!("{} does not answer {language} (it answers {})", db.name(), known.join(", "));
-    }
-    Ok(())
-}
-
-fn limited(limits: GraphLimits) -> GraphConfig {
-    let mut config = GraphConfig::default();
-    limits.apply(&mut config);
-    config
-}
-
-pub(crate) fn parse_duration(s: &str) -> Result<Duration, String> {
-    // A bare number means seconds, as it always has here.
-    let text = if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) { format!("{s}s") } else { s.to_owned() };
-    let d =
-        humantime::parse_duration(&text).map_err(|e| format!("'{s}' is not a duration like 10s, 500ms or 2h: {e}"))?;
-    if d.is_zero() {
-        return Err("a duration must be positive".into());
-    }
-    Ok(d)
-}
-
 fn main() -> ExitCode {
     let cli = Cli::parse();
     // Campaigns and reductions stop at the next query on SIGINT or SIGTERM,
@@ -514,12 +481,6 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
     }
-}
-
-pub(crate) fn open_options() -> Result<OpenOptions> {
-    Ok(OpenOptions {
-        host_command: HostCommand::current_exe("grafeo").context("cannot find the graphlancer executable")?,
-    })
 }
 
 fn schema_comment(g: &Graph) -> String {

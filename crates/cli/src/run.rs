@@ -13,7 +13,8 @@ use graphlancer_oracles::campaign::{Budget, Part, PlanUse};
 use graphlancer_oracles::reduce::Limits;
 use graphlancer_oracles::report::read_case;
 use graphlancer_oracles::{Campaign, CampaignConfig, JudgeCx, OracleKind, Summary, Verdict, oracle};
-use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::common::{open_all, progress_bar};
 
 /// Options of `graphlancer run`.
 #[derive(Debug, clap::Args)]
@@ -39,7 +40,7 @@ pub(crate) struct RunArgs {
     #[arg(long, conflicts_with = "time")]
     queries: Option<u64>,
     /// Stop after this long, e.g. 10m.
-    #[arg(long, value_parser = crate::parse_duration)]
+    #[arg(long, value_parser = crate::common::parse_duration)]
     time: Option<Duration>,
     /// Where findings and summary.json go.
     #[arg(long, default_value = "graphlancer-out")]
@@ -58,7 +59,7 @@ pub(crate) struct RunArgs {
     #[arg(long, default_value_t = 60)]
     rels: usize,
     /// Per-query timeout.
-    #[arg(long, default_value = "10s", value_parser = crate::parse_duration)]
+    #[arg(long, default_value = "10s", value_parser = crate::common::parse_duration)]
     timeout: Duration,
     /// Turn off GDsmith's structural mutations (its `!m` ablation).
     #[arg(long)]
@@ -186,7 +187,7 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
     };
     let mut engines = open_all(&specs)?;
     for e in &engines {
-        crate::speaks(e.as_ref(), args.language)?;
+        crate::common::speaks(e.as_ref(), args.language)?;
     }
     // A Gremlin campaign has no Cypher to generate; Grafeo's profile stands in
     // for the engines without one (graphersal). A Cypher campaign generates
@@ -328,11 +329,6 @@ fn with_configurations(specs: &[EngineSpec]) -> Result<Vec<EngineSpec>> {
         }
     }
     Ok(out)
-}
-
-pub(crate) fn open_all(specs: &[EngineSpec]) -> Result<Vec<Box<dyn Engine>>> {
-    let options = crate::open_options()?;
-    specs.iter().map(|s| Ok(graphlancer_engines::open(s, &options)?)).collect()
 }
 
 fn describe(s: &Summary, out: &Path) -> String {
@@ -683,20 +679,6 @@ pub(crate) fn bisect(dir: &Path, family: &str, replace: Option<&str>, timeout: D
 /// `graphlancer bench overhead`: graphlancer's own share of a campaign's
 /// wall time against FalkorDB, measured against a bare client that replays
 /// the very loads and queries the campaign sent.
-/// A progress bar of `len` steps on stderr, hidden when the output is JSON.
-pub(crate) fn progress_bar(len: u64, hidden: bool) -> ProgressBar {
-    let bar = ProgressBar::new(len);
-    if hidden {
-        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
-    }
-    bar.set_style(
-        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} {msg}")
-            .expect("the template is valid")
-            .progress_chars("=> "),
-    );
-    bar
-}
-
 pub(crate) fn bench_overhead(queries: u64, seed: u64, repeat: u32) -> Result<ExitCode> {
     use graphlancer_engines::falkordb::FalkorDb;
     use graphlancer_engines::install::engines_dir;

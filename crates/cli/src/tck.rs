@@ -57,11 +57,11 @@ pub(crate) fn run(
     let mut db = match spec {
         EngineSpec::Reference => None,
         _ => Some(
-            graphlancer_engines::open(&spec, &crate::open_options()?)
+            graphlancer_engines::open(&spec, &crate::common::open_options()?)
                 .with_context(|| format!("cannot open {engine}"))?,
         ),
     };
-    let bar = crate::run::progress_bar(scenarios.len() as u64, json);
+    let bar = crate::common::progress_bar(scenarios.len() as u64, json);
     let mut verdicts = Vec::with_capacity(scenarios.len());
     for s in &scenarios {
         bar.set_message(s.file.clone());

@@ -106,7 +106,7 @@ fn work(
 ) -> Result<Summary> {
     let engines = match engines {
         Some(e) => e,
-        None => crate::run::open_all(specs)?,
+        None => crate::common::open_all(specs)?,
     };
     let mut campaign = Campaign::sharing(engines, profile, config, store)?;
     let mut shared = Instant::now() - SHARE_EVERY;

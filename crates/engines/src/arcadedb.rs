@@ -9,7 +9,7 @@ use std::sync::mpsc::{RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
 use crate::EngineError;
-use crate::bolt::BoltSettings;
+use crate::bolt::{BoltEngine, BoltServer, BoltSettings};
 
 const ENGINE: &str = "arcadedb";
 /// The package version the setup script installs.
@@ -100,8 +100,13 @@ impl ManagedArcadeDb {
         }
     }
 
-    /// How to reach the server's Bolt port.
-    pub fn settings(&self) -> BoltSettings {
+    fn stop(&mut self) {
+        crate::process::stop(&mut self.child);
+    }
+}
+
+impl BoltServer for ManagedArcadeDb {
+    fn settings(&self) -> BoltSettings {
         BoltSettings {
             address: format!("127.0.0.1:{}", self.bolt_port),
             user: "root".into(),
@@ -110,35 +115,33 @@ impl ManagedArcadeDb {
         }
     }
 
-    /// The package version the launcher reported.
-    pub fn version(&self) -> &str {
+    fn version(&self) -> &str {
         &self.version
     }
 
-    /// The launcher's process id; the JVM runs inside it.
-    pub fn pid(&self) -> u32 {
+    fn pid(&self) -> u32 {
         self.child.id()
     }
 
-    /// Whether the process is still there (a stopped one counts as there).
-    pub fn is_running(&mut self) -> bool {
+    fn is_running(&mut self) -> bool {
         crate::process::is_running(&mut self.child)
     }
 
-    /// The last lines the launcher and the JVM wrote to stderr.
-    pub fn log_tail(&self) -> String {
+    fn log_tail(&self) -> String {
         crate::process::log_tail(&self.dir.path().join("launcher.log"))
     }
 
-    /// Kills this server and starts a fresh one.
-    pub fn restart(&mut self) -> Result<(), EngineError> {
+    fn restart(&mut self) -> Result<(), EngineError> {
         self.stop();
         *self = Self::start(self.python.clone())?;
         Ok(())
     }
+}
 
-    fn stop(&mut self) {
-        crate::process::stop(&mut self.child);
+impl BoltEngine {
+    /// Starts an ArcadeDB server from `.engines/` and connects to it.
+    pub fn managed_arcadedb(server: ManagedArcadeDb) -> Result<Self, EngineError> {
+        BoltEngine::managed("arcadedb", "arcadedb", Box::new(server))
     }
 }
 

@@ -14,7 +14,6 @@ use graphlancer_model::{
 };
 use neo4rs::{BoltMap, BoltType, ConfigBuilder, query};
 
-use crate::arcadedb::ManagedArcadeDb;
 use crate::outcome::{ErrorClass, Outcome};
 use crate::{Engine, EngineError, ExecOptions, Overhead, may_write, millis};
 
@@ -37,7 +36,24 @@ pub struct BoltSettings {
     pub database: Option<String>,
 }
 
-/// A Bolt engine: a connection, and for managed ArcadeDB the server too.
+/// A Bolt server graphlancer started and owns. The engine that starts one
+/// implements this, so the Bolt adapter needs to know no engine by name.
+pub trait BoltServer: Send {
+    /// How to reach its Bolt port.
+    fn settings(&self) -> BoltSettings;
+    /// The release the server reported.
+    fn version(&self) -> &str;
+    /// Its process id.
+    fn pid(&self) -> u32;
+    /// Whether the process is still there (a stopped one counts as there).
+    fn is_running(&mut self) -> bool;
+    /// The last lines it wrote to its log.
+    fn log_tail(&self) -> String;
+    /// Kills it and starts a fresh one.
+    fn restart(&mut self) -> Result<(), EngineError>;
+}
+
+/// A Bolt engine: a connection, and for a managed server the server too.
 pub struct BoltEngine {
     name: String,
     engine: &'static str,
@@ -45,7 +61,7 @@ pub struct BoltEngine {
     settings: BoltSettings,
     runtime: tokio::runtime::Runtime,
     client: Option<neo4rs::Graph>,
-    server: Option<ManagedArcadeDb>,
+    server: Option<Box<dyn BoltServer>>,
     graph: Option<Graph>,
     /// The engine's node ids mapped to generated identities.
     identities: BTreeMap<i64, i64>,
@@ -88,19 +104,23 @@ impl BoltEngine {
         Ok(e)
     }
 
-    /// Starts an ArcadeDB server from `.engines/` and connects to it.
-    pub fn managed_arcadedb(server: ManagedArcadeDb) -> Result<Self, EngineError> {
-        let settings = server.settings();
+    /// Connects to a server graphlancer started, and keeps it: it is
+    /// restarted when it crashes or hangs, and stops with the engine.
+    pub fn managed(
+        engine: &'static str,
+        dialect: &'static str,
+        server: Box<dyn BoltServer>,
+    ) -> Result<Self, EngineError> {
         let version = server.version().to_owned();
-        let mut e = Self::connect("arcadedb".into(), "arcadedb", "arcadedb", settings)?;
+        let mut e = Self::connect(engine.into(), engine, dialect, server.settings())?;
         e.version = version;
         e.server = Some(server);
         Ok(e)
     }
 
     /// The managed server, if graphlancer started one.
-    pub fn server(&self) -> Option<&ManagedArcadeDb> {
-        self.server.as_ref()
+    pub fn server(&self) -> Option<&dyn BoltServer> {
+        self.server.as_deref()
     }
 
     fn reconnect(&mut self) -> Result<(), EngineError> {

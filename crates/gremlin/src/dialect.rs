@@ -181,22 +181,6 @@ pub const ALL_STEPS: &[&str] = &[
 ];
 
 impl GremlinDialect {
-    /// Apache TinkerPop's Groovy text, as a Gremlin Server reads it.
-    pub fn tinkerpop() -> &'static Self {
-        &crate::dialects::TINKERPOP
-    }
-
-    /// The built-in dialect of an engine family, made once: rendering asks
-    /// for it for every query and engine.
-    pub fn builtin(name: &str) -> Option<&'static Self> {
-        match name {
-            "tinkerpop" | "gremlin-server" => Some(&crate::dialects::TINKERPOP),
-            "grafeo" => Some(&crate::dialects::GRAFEO),
-            "graphersal" => Some(&crate::dialects::GRAPHERSAL),
-            _ => None,
-        }
-    }
-
     /// Whether the dialect accepts step `name` and answers it as TinkerPop does.
     pub fn allows(&self, name: &str) -> bool {
         self.accepts(name) && !self.differs.iter().any(|(n, _)| *n == name)

@@ -115,3 +115,22 @@ fn graphersal() -> GremlinDialect {
         quirks: Quirks::NONE,
     }
 }
+
+// The lookups live beside the tables so the dialect type needs no table.
+impl GremlinDialect {
+    /// Apache TinkerPop's Groovy text, as a Gremlin Server reads it.
+    pub fn tinkerpop() -> &'static Self {
+        &TINKERPOP
+    }
+
+    /// The built-in dialect of an engine family, made once: rendering asks
+    /// for it for every query and engine.
+    pub fn builtin(name: &str) -> Option<&'static Self> {
+        match name {
+            "tinkerpop" | "gremlin-server" => Some(&TINKERPOP),
+            "grafeo" => Some(&GRAFEO),
+            "graphersal" => Some(&GRAPHERSAL),
+            _ => None,
+        }
+    }
+}

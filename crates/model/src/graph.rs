@@ -10,11 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::rng::{CaseRng, derive_rng, stream};
 use crate::schema::{ConfigError, PropertyType, Schema, SchemaConfig};
-use crate::value::{Node, Relationship, Value};
-
-/// The property that carries every node's and relationship's generated
-/// identity, so results can be matched across engines whose internal ids differ.
-pub const ID_PROPERTY: &str = "gid";
+use crate::value::{ID_PROPERTY, Node, Relationship, Value};
 
 /// A node of a generated graph.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -6,9 +6,11 @@ use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
 
-use crate::graph::{Graph, ID_PROPERTY};
+use crate::graph::Graph;
+use crate::literal::quote;
+pub use crate::literal::{format_float, quote_identifier, quote_string, quote_string_with};
 use crate::schema::{PropertyType, Schema};
-use crate::value::Value;
+use crate::value::{ID_PROPERTY, Value};
 
 /// The families of creation script graphlancer can write.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -246,66 +248,6 @@ pub fn render_literal(v: &Value) -> String {
             format!("{{{}}}", inner.join(", "))
         }
     }
-}
-
-/// Formats a finite float so that it reads back as the same float and always
-/// as a float: `1.0`, `-0.0`, `1e-7`, `2.5e16`.
-pub fn format_float(x: f64) -> String {
-    if !x.is_finite() {
-        return if x.is_nan() {
-            "NaN".into()
-        } else if x > 0.0 {
-            "Infinity".into()
-        } else {
-            "-Infinity".into()
-        };
-    }
-    // Rust's shortest round-trip form; it has a '.' or an exponent, both of
-    // which Cypher reads as a float.
-    format!("{x:?}")
-}
-
-/// Quotes a string as a single-quoted Cypher literal with backslash escapes.
-pub fn quote_string(s: &str) -> String {
-    quote(s, '\'', true)
-}
-
-/// `s` between `q` quotes, escaped as Cypher, Groovy and Rhai read it (Gremlin
-/// dialects differ in the quote).
-pub fn quote_string_with(s: &str, q: char) -> String {
-    quote(s, q, true)
-}
-
-/// Quotes `s`, escaping control characters too when `controls`.
-fn quote(s: &str, q: char, controls: bool) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push(q);
-    for c in s.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            c if c == q => {
-                out.push('\\');
-                out.push(c);
-            }
-            c if !controls => out.push(c),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if c.is_control() => {
-                let _ = write!(out, "\\u{:04X}", u32::from(c));
-            }
-            c => out.push(c),
-        }
-    }
-    out.push(q);
-    out
-}
-
-/// Writes an identifier bare when it is a plain word, else in backticks.
-pub fn quote_identifier(name: &str) -> String {
-    let plain = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-    if plain { name.to_owned() } else { format!("`{}`", name.replace('`', "``")) }
 }
 
 #[cfg(test)]

@@ -6,7 +6,11 @@ use std::collections::BTreeMap;
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::graph::ID_PROPERTY;
+use crate::literal::{format_float, quote_string};
+
+/// The property that carries every node's and relationship's generated
+/// identity, so results can be matched across engines whose internal ids differ.
+pub const ID_PROPERTY: &str = "gid";
 
 /// A Cypher or Gremlin value as graphlancer sees it.
 #[derive(Debug, Clone, PartialEq)]
@@ -183,8 +187,8 @@ impl std::fmt::Display for Value {
             Value::Null => f.write_str("null"),
             Value::Bool(b) => write!(f, "{b}"),
             Value::Int(i) => write!(f, "{i}"),
-            Value::Float(x) => f.write_str(&crate::script::format_float(*x)),
-            Value::String(s) => f.write_str(&crate::script::quote_string(s)),
+            Value::Float(x) => f.write_str(&format_float(*x)),
+            Value::String(s) => f.write_str(&quote_string(s)),
             Value::List(items) => {
                 f.write_str("[")?;
                 for (i, v) in items.iter().enumerate() {

@@ -18,8 +18,10 @@ use graphlancer_model::{Graph, GraphConfig, Language, derive_rng, generate};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
-use crate::oracle::{BuildCx, CaseQuery, Finding, JudgeCx, Oracle, OracleKind, TestCase, Verdict, oracle};
+use crate::case::timed_out;
+use crate::oracle::{BuildCx, CaseQuery, Finding, JudgeCx, Oracle, OracleKind, TestCase, Verdict};
 use crate::reduce::Reducer;
+use crate::registry::oracle;
 use crate::report::{CASE_FORMAT, Case, EngineRecord, Recorded, ReductionState, ReportError, ReportStore};
 
 /// Stream ids of the campaign's randomness (beside the model's).
@@ -1417,11 +1419,6 @@ fn admit(pool: &mut Vec<Generated>, query: &Generated) {
         pool.remove(0);
     }
     pool.push(query.clone());
-}
-
-/// Whether some engine timed out on some query.
-pub(crate) fn timed_out(outcomes: &[Vec<Outcome>]) -> bool {
-    outcomes.iter().flatten().any(|o| matches!(o, Outcome::Timeout { .. }))
 }
 
 /// Counts one query's outcomes, engine by engine, and the harness faults among them.

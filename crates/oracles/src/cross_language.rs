@@ -7,8 +7,8 @@ use graphlancer_engines::Outcome;
 use graphlancer_gremlin::Traversal;
 use graphlancer_model::{CaseRng, Comparison, Difference, RowOrder, Tolerance, compare};
 
+use crate::case::Candidate;
 use crate::oracle::{BuildCx, CaseQuery, Finding, JudgeCx, Oracle, OracleKind, TestCase, Verdict};
-use crate::reduce::Candidate;
 use crate::signature::{Fault, Signature};
 
 /// The Gremlin steps the translation covers: what the question generator draws from.

@@ -9,7 +9,7 @@ use graphlancer_engines::{ErrorClass, Outcome};
 use graphlancer_model::{CaseRng, Comparison, Difference, ResultSet, RowOrder, Tolerance, Value, compare};
 
 use crate::oracle::{BuildCx, CaseQuery, FeatureDifference, Finding, JudgeCx, Oracle, OracleKind, TestCase, Verdict};
-use crate::reduce::column_kinds;
+use crate::shape::column_kinds;
 use crate::signature::{Fault, Signature, normalize, refused_construct};
 
 /// Answers compared across engines.

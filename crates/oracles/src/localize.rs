@@ -724,7 +724,7 @@ pub(crate) fn returning(prefix: &[Clause], items: Vec<(Expr, String)>) -> Query 
 fn kind_with_operands(prefix: &[Clause], culprit: &Expr, schema: &Schema) -> String {
     let types = |items: Vec<(Expr, String)>| result_types(&returning(prefix, items), schema).ok();
     let own = types(vec![(culprit.clone(), "x".into())]).and_then(|t| t.into_iter().next()).flatten();
-    let kind = crate::reduce::expr_kind(culprit, own.as_ref());
+    let kind = crate::shape::expr_kind(culprit, own.as_ref());
     let mut operands = culprit.clone();
     let operands: Vec<(Expr, String)> =
         operands.children_mut().into_iter().enumerate().map(|(i, c)| (c.clone(), format!("c{i}"))).collect();

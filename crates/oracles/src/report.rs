@@ -14,6 +14,7 @@ use graphlancer_model::{
 use serde::{Deserialize, Serialize};
 
 use crate::oracle::{CaseQuery, OracleKind};
+pub use crate::reduce::ReductionState;
 use crate::signature::Signature;
 
 /// The version of the `case.json` format. Format 2: typed signatures, the
@@ -153,23 +154,6 @@ pub struct Bisection {
     pub cannot_start: Vec<String>,
 }
 
-/// How far a finding's reduction got.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum ReductionState {
-    /// Not reduced (`--no-reduce`, or a crash that did not repeat).
-    #[default]
-    NotTried,
-    /// Reduced to a fixpoint: no edit the reducer knows keeps the finding.
-    Finished,
-    /// Stopped at its limits; `graphlancer reduce` goes on from here.
-    Unfinished,
-    /// The smaller cases it found did not show the finding again on a fresh
-    /// load (a finding that shows only now and then): written as generated;
-    /// `graphlancer reduce` tries again.
-    NotReplayed,
-}
-
 /// A query of a group, with every engine's outcome on it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -241,9 +225,9 @@ impl Case {
         self.delta = case.delta;
         self.shape = match &first.traversal {
             Some(t) => t.constructs(),
-            None => crate::reduce::shape(&first.ast),
+            None => crate::shape::shape(&first.ast),
         };
-        self.column_kinds = crate::reduce::column_kinds(&first.ast, &types);
+        self.column_kinds = crate::shape::column_kinds(&first.ast, &types);
         self.role = first.role;
         self.query = first.text;
         self.ast = first.ast;

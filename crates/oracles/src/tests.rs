@@ -662,7 +662,7 @@ fn a_set_writes_only_keys_every_table_of_its_entity_has() {
         vec![RelTypeDef { name: "T0".into(), keys: vec!["k1".into()], endpoints: vec![("L0".into(), "L1".into())] }];
     let holds = |text: &str| {
         let q = graphlancer_cypher::parse::parse(text).expect("parses");
-        crate::reduce::sets_keys_every_table_has(&q, &schema)
+        crate::shape::sets_keys_every_table_has(&q, &schema)
     };
     assert!(holds("MATCH (n) SET n.k0 = 1 RETURN 0"), "every label has k0");
     assert!(holds("MATCH (n:L1) SET n.k1 = 1 RETURN 0"));

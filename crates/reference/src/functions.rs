@@ -6,7 +6,7 @@
 use std::cmp::Ordering;
 
 use crate::Failure;
-use crate::eval::Ev;
+use crate::state::Ev;
 use crate::value::{V, equals, order};
 
 fn ascii(s: &str) -> Result<&str, Failure> {

@@ -5,7 +5,7 @@
 use graphlancer_cypher::ast::{Direction, NodePattern, PathPattern, RelPattern};
 
 use crate::Failure;
-use crate::eval::{Ev, Row};
+use crate::state::{Ev, Row};
 use crate::value::{V, equals};
 
 /// Where a walk along one path pattern is.

@@ -6,6 +6,7 @@
 
 mod clause;
 mod expr;
+mod index;
 mod mutate;
 mod pattern;
 
@@ -24,6 +25,7 @@ use crate::feature::Feature;
 use crate::profile::{DialectProfile, KnownBug, SemanticsKey};
 use crate::render::render_spelled;
 use crate::types::Ty;
+use index::{KeyIndex, Steps, ValueIndex};
 
 /// The kind of one clause of a skeleton.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -102,66 +104,6 @@ pub struct Generated {
     pub scopes: Vec<Vec<crate::types::Var>>,
 }
 
-/// Values that occur in the graph, per property key and per (label or
-/// relationship type, key), so predicates compare with values that exist.
-#[derive(Debug, Clone, Default)]
-struct ValueIndex {
-    by_key: BTreeMap<String, Vec<Value>>,
-    by_owner: BTreeMap<(String, String), Vec<Value>>,
-}
-
-impl ValueIndex {
-    /// `plain_strings`: leave out strings with control characters, whose
-    /// escapes some engine of the profile reads differently (Kuzu).
-    fn new(graph: &Graph, plain_strings: bool) -> Self {
-        let mut index = Self::default();
-        let mut add = |owner: &str, props: &BTreeMap<String, Value>| {
-            for (k, v) in props {
-                if plain_strings && matches!(v, Value::String(s) if s.chars().any(char::is_control)) {
-                    continue;
-                }
-                index.by_key.entry(k.clone()).or_default().push(v.clone());
-                index.by_owner.entry((owner.to_owned(), k.clone())).or_default().push(v.clone());
-            }
-        };
-        for n in &graph.nodes {
-            for l in &n.labels {
-                add(l, &n.properties);
-            }
-        }
-        for r in &graph.relationships {
-            add(&r.rel_type, &r.properties);
-        }
-        index
-    }
-}
-
-/// Property keys per label and per relationship type, and over all of them,
-/// sorted: property key safety asks for them at every property access.
-#[derive(Debug, Clone, Default)]
-struct KeyIndex {
-    by_label: BTreeMap<String, Vec<String>>,
-    by_type: BTreeMap<String, Vec<String>>,
-    all_node: Vec<String>,
-    all_rel: Vec<String>,
-}
-
-impl KeyIndex {
-    fn new(schema: &graphlancer_model::Schema) -> Self {
-        let sorted = |mut v: Vec<String>| {
-            v.sort();
-            v.dedup();
-            v
-        };
-        Self {
-            by_label: schema.labels.iter().map(|l| (l.name.clone(), sorted(l.keys.clone()))).collect(),
-            by_type: schema.rel_types.iter().map(|t| (t.name.clone(), sorted(t.keys.clone()))).collect(),
-            all_node: sorted(schema.labels.iter().flat_map(|l| l.keys.clone()).collect()),
-            all_rel: sorted(schema.rel_types.iter().flat_map(|t| t.keys.clone()).collect()),
-        }
-    }
-}
-
 /// Generates queries for one graph, dialect profile and configuration.
 pub struct Generator<'a> {
     graph: &'a Graph,
@@ -172,7 +114,7 @@ pub struct Generator<'a> {
     /// Effective weight per production, indexed by `Feature as usize`.
     weights: Vec<u32>,
     key_types: BTreeMap<String, Ty>,
-    steps: pattern::Steps,
+    steps: Steps,
     quirks: Quirks,
 }
 
@@ -230,7 +172,7 @@ impl<'a> Generator<'a> {
             keys: KeyIndex::new(&graph.schema),
             weights,
             key_types,
-            steps: pattern::Steps::new(&graph.schema),
+            steps: Steps::new(&graph.schema),
         }
     }
 

@@ -11,44 +11,11 @@ const LONG_STRING: &str = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa
 use graphlancer_model::{ID_PROPERTY, Value};
 
 use super::Builder;
+use super::index::Step;
 use crate::ast::{Direction, Expr, NodePattern, PathPattern, RelPattern};
 use crate::feature::Feature;
 use crate::profile::SemanticsKey;
 use crate::types::{Ty, Var};
-
-/// One step of a pattern drawn from the schema: a type, its label pair and
-/// the direction it is walked in.
-#[derive(Debug, Clone)]
-pub(super) struct Step {
-    rel_type: String,
-    near: String,
-    far: String,
-    direction: Direction,
-}
-
-/// Every step the schema allows, and those leaving each label.
-#[derive(Debug, Clone, Default)]
-pub(super) struct Steps {
-    all: Vec<Step>,
-    by_near: BTreeMap<String, Vec<usize>>,
-}
-
-impl Steps {
-    pub(super) fn new(schema: &graphlancer_model::Schema) -> Self {
-        let mut all = Vec::new();
-        for t in &schema.rel_types {
-            for (a, b) in &t.endpoints {
-                all.push(Step { rel_type: t.name.clone(), near: a.clone(), far: b.clone(), direction: Direction::Out });
-                all.push(Step { rel_type: t.name.clone(), near: b.clone(), far: a.clone(), direction: Direction::In });
-            }
-        }
-        let mut by_near: BTreeMap<String, Vec<usize>> = BTreeMap::new();
-        for (i, s) in all.iter().enumerate() {
-            by_near.entry(s.near.clone()).or_default().push(i);
-        }
-        Self { all, by_near }
-    }
-}
 
 impl<'g> Builder<'g, '_> {
     /// Keys a node or relationship variable may carry (property key safety).
