@@ -2,19 +2,27 @@
 //! parenthesised, so the text means what the tree means on every engine,
 //! whatever its operator precedence.
 
+use std::borrow::Cow;
+use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
-use std::borrow::Cow;
-use std::collections::{BTreeMap, BTreeSet};
-
+use element_where::split_element_where;
 use graphlancer_model::script::quote_string_with;
-use graphlancer_model::{Value, quote_identifier, render_literal};
+use graphlancer_model::{Value, quote_identifier};
+use literal::{is_negative, literal};
+use writer::W;
 
 use crate::Feature;
 use crate::ast::{
     BinOp, Clause, Direction, Expr, NodePattern, OrderKeywords, PathPattern, Projection, Quantifier, Query, RelPattern,
     RemoveItem, SetItem, SingleQuery, Spelling,
 };
+
+mod element_where;
+
+mod writer;
+
+mod literal;
 
 /// Renders a whole query on one line.
 pub fn render(query: &Query) -> String {
@@ -41,58 +49,14 @@ pub fn render_spelled(query: &Query) -> (String, BTreeSet<Feature>) {
     (w.out, w.used)
 }
 
-/// The text being written, how to spell it, and which synonyms it used.
-struct W {
-    out: String,
-    sp: Spelling,
-    used: BTreeSet<Feature>,
-    /// Conjuncts of a MATCH's WHERE written inside the pattern element that
-    /// declares their one variable, by that variable; taken when written.
-    inside: BTreeMap<String, Expr>,
-    /// Writing a `shortestPath()`, whose hop keeps its `*min..max`.
-    in_shortest: bool,
-    /// The next expression stands alone between a clause's keywords, where
-    /// an operator needs no parentheses of its own.
-    top: bool,
-    /// Writing a `CALL { }` body, whose RETURN items need aliases.
-    in_call: bool,
-}
-
+// Beside the renderers, since it writes an expression.
 impl W {
-    fn new(out: String, sp: Spelling) -> Self {
-        Self { out, sp, used: BTreeSet::new(), inside: BTreeMap::new(), in_shortest: false, top: false, in_call: false }
-    }
-
     /// ` WHERE e` before the element's closing bracket, for its variable `v`.
     fn element_where(&mut self, v: Option<&String>) {
         if let Some(e) = v.and_then(|v| self.inside.remove(v)) {
             self.push_str(" WHERE ");
             expr(self, &e);
         }
-    }
-
-    fn push_str(&mut self, s: &str) {
-        self.out.push_str(s);
-    }
-
-    fn push(&mut self, c: char) {
-        self.out.push(c);
-    }
-
-    /// Whether the spelling asks for this synonym, recording it as used.
-    fn spell(&mut self, on: impl Fn(&Spelling) -> bool, f: Feature) -> bool {
-        let yes = on(&self.sp);
-        if yes {
-            self.used.insert(f);
-        }
-        yes
-    }
-}
-
-impl std::fmt::Write for W {
-    fn write_str(&mut self, s: &str) -> std::fmt::Result {
-        self.out.push_str(s);
-        Ok(())
     }
 }
 
@@ -312,71 +276,6 @@ fn projection(out: &mut W, keyword: &str, p: &Projection) {
         out.push_str(" WHERE ");
         top_expr(out, w);
     }
-}
-
-/// Which conjuncts of a MATCH's WHERE the spelling writes inside a pattern
-/// element, by variable, and what stays behind; `None` where the spelling
-/// moves nothing. A conjunct moves when it
-/// reads exactly one variable and nothing that binds or walks names of its
-/// own (patterns, comprehensions), and that variable is a node or a
-/// fixed-length relationship of the patterns without a property map (Neo4j
-/// 5 refuses both in one element): `(n WHERE p)` keeps the rows
-/// `(n) ... WHERE p` keeps, OPTIONAL MATCH included.
-fn split_element_where(
-    out: &mut W,
-    patterns: &[PathPattern],
-    predicate: Option<&Expr>,
-) -> Option<(BTreeMap<String, Expr>, Option<Expr>)> {
-    let (nodes, rels) = (out.sp.node_where, out.sp.rel_where);
-    let predicate = predicate.filter(|_| nodes || rels)?;
-    let mut declared: BTreeMap<&String, Feature> = BTreeMap::new();
-    for p in patterns {
-        for n in std::iter::once(&p.start).chain(p.hops.iter().map(|(_, n)| n)) {
-            if let Some(v) = n.variable.as_ref().filter(|_| nodes && n.properties.is_empty()) {
-                declared.entry(v).or_insert(Feature::NodeWhere);
-            }
-        }
-        for (r, _) in &p.hops {
-            if let Some(v) = r.variable.as_ref().filter(|_| rels && r.length.is_none() && r.properties.is_empty()) {
-                declared.entry(v).or_insert(Feature::RelWhere);
-            }
-        }
-    }
-    let (mut inside, mut rest): (BTreeMap<String, Expr>, Vec<Expr>) = (BTreeMap::new(), Vec::new());
-    for c in predicate.conjuncts() {
-        let mut names = BTreeSet::new();
-        let mut scoped = false;
-        c.walk(&mut |x| match x {
-            Expr::Variable(v)
-            | Expr::HasLabels(v, _)
-            | Expr::MapProjection(v, _)
-            | Expr::MapProjectionWith { base: v, .. } => {
-                names.insert(v.clone());
-            }
-            Expr::PatternPredicate(_)
-            | Expr::ExistsSubquery(..)
-            | Expr::PatternComprehension { .. }
-            | Expr::ShortestPath(_)
-            | Expr::ListComprehension { .. }
-            | Expr::Quantified { .. }
-            | Expr::Reduce { .. }
-            | Expr::Aggregate { .. } => scoped = true,
-            _ => {}
-        });
-        let one = if names.len() == 1 && !scoped { names.pop_first() } else { None };
-        match one.and_then(|v| declared.get(&v).map(|f| (v, *f))) {
-            Some((v, feature)) => {
-                out.used.insert(feature);
-                let joined = match inside.remove(&v) {
-                    Some(before) => Expr::binary(BinOp::And, before, c.clone()),
-                    None => c.clone(),
-                };
-                inside.insert(v, joined);
-            }
-            None => rest.push(c.clone()),
-        }
-    }
-    Some((inside, Expr::and_all(rest)))
 }
 
 /// `:A:B`, or `:A&B` in the label-expression spelling.
@@ -839,62 +738,6 @@ fn chain<'e>(l: &'e Expr, r: &'e Expr) -> Option<(&'e Expr, BinOp, &'e Expr, Bin
     }
 }
 
-/// A literal, in the spelling asked for where it has synonyms.
-fn literal(out: &mut W, v: &Value) {
-    match v {
-        Value::String(s) if out.spell(|s| s.double_quotes, Feature::DoubleQuotedStrings) => {
-            out.push_str(&quote_string_with(s, '"'));
-        }
-        Value::Int(i) if *i > 0 && out.spell(|s| s.unary_plus, Feature::UnaryPlus) => {
-            let _ = write!(out, "+{i}");
-        }
-        Value::Int(i) if *i >= 8 && out.spell(|s| s.integer_bases, Feature::IntegerBases) => {
-            let _ = if i % 2 == 0 { write!(out, "0x{i:X}") } else { write!(out, "0o{i:o}") };
-        }
-        Value::Float(x) if x.is_finite() && *x != 0.0 => {
-            let small = x.abs() < 1.0;
-            if small && out.spell(|s| s.float_leading_point, Feature::FloatLeadingPoint) {
-                let text = positional(x.abs());
-                let sign = if *x < 0.0 { "-" } else { "" };
-                match text.strip_prefix('0') {
-                    Some(rest) if rest.starts_with('.') => {
-                        let _ = write!(out, "{sign}{rest}");
-                    }
-                    _ => out.push_str(&positional(*x)),
-                }
-            } else if out.spell(|s| s.float_exponent, Feature::FloatForms) {
-                let _ = write!(out, "{x:E}");
-            } else {
-                out.push_str(&positional(*x));
-            }
-        }
-        Value::List(items) => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                literal(out, item);
-            }
-            out.push(']');
-        }
-        _ => out.push_str(&render_literal(v)),
-    }
-}
-
-/// A finite float without an exponent (`0.0000001`, not `1e-7`): a query
-/// not spelled with exponents has none, for releases that cannot parse them
-/// (Kuzu before 0.7 refuses `1e-7`). It reads back as the same float.
-fn positional(x: f64) -> String {
-    let text = render_literal(&Value::Float(x));
-    if !text.contains('e') {
-        return text;
-    }
-    // Display writes the shortest round-trip digits, never an exponent.
-    let digits = format!("{x}");
-    if digits.contains('.') { digits } else { format!("{digits}.0") }
-}
-
 /// Renders an operand that is followed by `.k` or `[i]`: parenthesised
 /// unless it is a plain variable, literal or call.
 fn atom(out: &mut W, e: &Expr) {
@@ -906,13 +749,5 @@ fn atom(out: &mut W, e: &Expr) {
             expr(out, e);
             out.push(')');
         }
-    }
-}
-
-fn is_negative(v: &graphlancer_model::Value) -> bool {
-    match v {
-        graphlancer_model::Value::Int(i) => *i < 0,
-        graphlancer_model::Value::Float(x) => x.is_sign_negative(),
-        _ => false,
     }
 }

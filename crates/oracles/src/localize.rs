@@ -11,27 +11,26 @@
 //! returned on its own over the rows that reach it; the first whose values
 //! differ (with the same rows reaching it) is descended into.
 
+use columns::{
+    binds, column_of, computed_by, entity_as_number, grouping, kind_with_operands, named, oriented, repeats_keys,
+};
 use graphlancer_cypher::ast::{
     Clause, Direction, Expr, NodePattern, PathPattern, Projection, Query, RelPattern, SingleQuery,
 };
 use graphlancer_cypher::check::result_types;
 use graphlancer_cypher::types::Ty;
 use graphlancer_engines::{Engine, EngineError, ExecOptions, Outcome};
-use graphlancer_model::{Comparison, ResultSet, RowOrder, Schema, Tolerance, Value, compare};
+use graphlancer_model::{ResultSet, Schema, Value};
 
 use crate::oracle::CaseQuery;
+pub(crate) use columns::{differs, returning};
+
+mod columns;
+
+pub use columns::Culprit;
 
 /// Probes run at most per finding: each is one query on every engine.
 const PROBES: usize = 40;
-
-/// What the probing found.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Culprit {
-    /// Its kind and its operands' types, e.g. `list(Int,Null)`: the signature's key.
-    pub kind: String,
-    /// Its text.
-    pub text: String,
-}
 
 /// Where the wrong answer shows, for [`localize`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -670,262 +669,5 @@ impl Prober<'_, '_> {
     }
 }
 
-/// Whether `clause` is a MATCH or MERGE whose pattern binds `name`.
-fn binds(clause: &Clause, name: &str) -> bool {
-    match clause {
-        Clause::Match { patterns, .. } => patterns.iter().any(|p| p.variables().any(|v| v == name)),
-        Clause::Merge { pattern, .. } => pattern.variables().any(|v| v == name),
-        _ => false,
-    }
-}
-
-/// A culprit named `kind`, shown as the rows after `clauses`.
-fn named(clauses: &[Clause], kind: String) -> Culprit {
-    let text = returning(clauses, vec![(Expr::lit(Value::Int(0)), "x".into())]);
-    Culprit { kind, text: graphlancer_cypher::render(&text) }
-}
-
-/// Whether a projection merges rows: DISTINCT, or aggregates.
-fn grouping(p: &Projection) -> bool {
-    p.distinct || p.items.iter().any(|(e, _)| e.has_aggregate())
-}
-
-/// For a variable, the expression the last WITH of `prefix` that projects
-/// it computed it with, and the clauses before that WITH; none where
-/// returning that expression alone would group rows differently (an
-/// aggregate beside grouping keys, DISTINCT, paging).
-fn computed_by(prefix: &[Clause], culprit: &Expr) -> Option<(Vec<Clause>, Expr)> {
-    let Expr::Variable(name) = culprit else { return None };
-    let at = prefix.iter().rposition(|c| matches!(c, Clause::With(_)))?;
-    let Clause::With(proj) = &prefix[at] else { return None };
-    let (e, _) = proj.items.iter().find(|(_, alias)| alias == name)?;
-    let grouped = e.has_aggregate() && proj.items.iter().any(|(other, _)| !other.has_aggregate());
-    let reshaped = proj.distinct || proj.skip.is_some() || proj.limit.is_some() || proj.predicate.is_some();
-    if grouped || reshaped {
-        return None;
-    }
-    match e {
-        // A variable passed on under another name: where it was computed.
-        Expr::Variable(_) => computed_by(&prefix[..at], e),
-        _ => Some((prefix[..at].to_vec(), e.clone())),
-    }
-}
-
-/// `prefix` followed by `RETURN items`.
-pub(crate) fn returning(prefix: &[Clause], items: Vec<(Expr, String)>) -> Query {
-    let mut clauses = prefix.to_vec();
-    clauses.push(Clause::Return(Projection::of(items)));
-    Query { parts: vec![SingleQuery { clauses }], union_all: false, spelling: Default::default() }
-}
-
-/// The culprit's kind with its operands' types, e.g. `op:+(Float,Int)`:
-/// the kind alone would merge unrelated bugs of one operator. A list's
-/// element types are a set (its length is not the bug).
-fn kind_with_operands(prefix: &[Clause], culprit: &Expr, schema: &Schema) -> String {
-    let types = |items: Vec<(Expr, String)>| result_types(&returning(prefix, items), schema).ok();
-    let own = types(vec![(culprit.clone(), "x".into())]).and_then(|t| t.into_iter().next()).flatten();
-    let kind = crate::shape::expr_kind(culprit, own.as_ref());
-    let mut operands = culprit.clone();
-    let operands: Vec<(Expr, String)> =
-        operands.children_mut().into_iter().enumerate().map(|(i, c)| (c.clone(), format!("c{i}"))).collect();
-    if operands.is_empty() {
-        // A literal's type is what its engines read differently.
-        return match (culprit, own) {
-            (Expr::Literal(_), Some(t)) => format!("{kind}({t:?})"),
-            _ => kind,
-        };
-    }
-    match types(operands) {
-        Some(types) => {
-            let mut names: Vec<String> =
-                types.iter().map(|t| t.as_ref().map_or_else(|| "Null".into(), |t| format!("{t:?}"))).collect();
-            if matches!(culprit, Expr::List(_)) {
-                // Nodes and relationships are entities alike, paths apart,
-                // and the other elements values alike.
-                for n in &mut names {
-                    *n = match n.as_str() {
-                        "Node" | "Rel" => "Entity".into(),
-                        "Path" => "Path".into(),
-                        _ => "Value".into(),
-                    };
-                }
-                names.sort();
-                names.dedup();
-            }
-            format!("{kind}({})", names.join(","))
-        }
-        None => kind,
-    }
-}
-
-/// Column `j` of `r` alone.
-fn column_of(r: &ResultSet, j: usize) -> ResultSet {
-    ResultSet::new(
-        vec!["x".into()],
-        r.rows.iter().map(|row| vec![row.get(j).cloned().unwrap_or(Value::Null)]).collect(),
-    )
-}
-
-/// `r` with every relationship's ends in one order (the smaller first):
-/// what two answers share when they differ only in relationships' direction.
-fn oriented(r: &ResultSet) -> ResultSet {
-    fn orient(v: &Value) -> Value {
-        let rel = |r: &graphlancer_model::Relationship| {
-            let mut r = r.clone();
-            if r.start > r.end {
-                std::mem::swap(&mut r.start, &mut r.end);
-            }
-            r
-        };
-        match v {
-            Value::Relationship(r) => Value::Relationship(rel(r)),
-            Value::Path(p) => Value::Path(graphlancer_model::Path {
-                nodes: p.nodes.clone(),
-                relationships: p.relationships.iter().map(rel).collect(),
-            }),
-            Value::List(items) => Value::List(items.iter().map(orient).collect()),
-            Value::Map(m) => Value::Map(m.iter().map(|(k, v)| (k.clone(), orient(v))).collect()),
-            other => other.clone(),
-        }
-    }
-    ResultSet::new(r.columns.clone(), r.rows.iter().map(|row| row.iter().map(orient).collect()).collect())
-}
-
-/// Which of two answers (0 or 1) has numbers where the other has nodes or
-/// relationships and is otherwise alike: none where both or neither hold
-/// entities, or where they differ elsewhere.
-fn entity_as_number(x: &ResultSet, y: &ResultSet) -> Option<usize> {
-    fn entities(v: &Value) -> bool {
-        match v {
-            Value::Node(_) | Value::Relationship(_) => true,
-            Value::List(items) => items.iter().any(entities),
-            Value::Map(m) => m.values().any(entities),
-            _ => false,
-        }
-    }
-    // A marker no answer holds: a null against an entity is another bug.
-    fn blurred(v: &Value) -> Value {
-        match v {
-            Value::Node(_) | Value::Relationship(_) | Value::Int(_) => Value::String("\u{0}entity or number".into()),
-            Value::List(items) => Value::List(items.iter().map(blurred).collect()),
-            Value::Map(m) => Value::Map(m.iter().map(|(k, v)| (k.clone(), blurred(v))).collect()),
-            other => other.clone(),
-        }
-    }
-    let holds = |r: &ResultSet| r.rows.iter().flatten().any(entities);
-    let blur = |r: &ResultSet| {
-        ResultSet::new(r.columns.clone(), r.rows.iter().map(|row| row.iter().map(blurred).collect()).collect())
-    };
-    let numbers = match (holds(x), holds(y)) {
-        (false, true) => 0,
-        (true, false) => 1,
-        _ => return None,
-    };
-    (x.rows.len() == y.rows.len() && !differs(&blur(x), &blur(y))).then_some(numbers)
-}
-
-/// Whether `answer` to `query`, whose final RETURN merges rows (DISTINCT
-/// or aggregates), holds two rows with equal keys (NULL keys being one
-/// group, as grouping treats them).
-fn repeats_keys(query: &Query, answer: &Outcome) -> bool {
-    use graphlancer_model::compare::values_match;
-    let ([part], Some(rows)) = (query.parts.as_slice(), answer.rows()) else { return false };
-    let Some(Clause::Return(r)) = part.clauses.last() else { return false };
-    if !grouping(r) {
-        return false;
-    }
-    // Columns by position where the RETURN lists them all: an engine names
-    // a column without an alias in its own way (Kuzu: `TRIM(n2.k2)`).
-    let by_position = !r.star && rows.columns.len() == r.items.len();
-    let Some(keys) = r
-        .items
-        .iter()
-        .enumerate()
-        .filter(|(_, (e, _))| !e.has_aggregate())
-        .map(|(i, (_, alias))| if by_position { Some(i) } else { rows.columns.iter().position(|c| c == alias) })
-        .collect::<Option<Vec<usize>>>()
-    else {
-        return false;
-    };
-    // Reduced answers are a few rows: each against those before it. Keys
-    // are compared exactly, as the engine grouped them: two float keys one
-    // ULP apart are two groups, rightly.
-    let same_keys = |a: &[Value], b: &[Value]| {
-        keys.iter().all(|&i| matches!((a.get(i), b.get(i)), (Some(x), Some(y)) if values_match(x, y, Tolerance::EXACT)))
-    };
-    rows.rows.iter().enumerate().any(|(i, a)| rows.rows[..i].iter().any(|b| same_keys(a, b)))
-}
-
-/// Whether two answers differ as bags.
-pub(crate) fn differs(a: &ResultSet, b: &ResultSet) -> bool {
-    matches!(compare(a, b, &RowOrder::Bag, Tolerance::default()), Comparison::Differ(_))
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use graphlancer_model::Node;
-
-    fn one_column(values: Vec<Value>) -> ResultSet {
-        ResultSet::new(vec!["x".into()], values.into_iter().map(|v| vec![v]).collect())
-    }
-
-    #[test]
-    fn numbers_where_the_other_engine_has_entities_are_one_name() {
-        let node = Value::Node(Node { labels: vec!["L2".into()], properties: [("gid".into(), Value::Int(3))].into() });
-        let ids = one_column(vec![Value::List(vec![Value::Int(0)]), Value::Int(7)]);
-        let entities = one_column(vec![Value::List(vec![node.clone()]), node.clone()]);
-        assert_eq!(entity_as_number(&ids, &entities), Some(0));
-        assert_eq!(entity_as_number(&entities, &ids), Some(1));
-        // Different counts, or entities on both sides, or another difference
-        // beside the entity: not this bug.
-        assert_eq!(entity_as_number(&one_column(vec![Value::Int(1)]), &one_column(vec![Value::Int(2)])), None);
-        assert_eq!(entity_as_number(&entities, &entities), None);
-        let other = one_column(vec![Value::List(vec![Value::Int(0), Value::Int(1)]), Value::Int(7)]);
-        assert_eq!(entity_as_number(&other, &entities), None);
-        assert_eq!(entity_as_number(&one_column(vec![Value::Int(0)]), &entities), None);
-        // A null where the other engine has an entity is not a number.
-        let nulls = one_column(vec![Value::List(vec![Value::Null]), Value::Null]);
-        assert_eq!(entity_as_number(&nulls, &entities), None);
-    }
-
-    #[test]
-    fn constant_grouping_keys_are_one_kind_and_change_no_group() {
-        use graphlancer_cypher::ast::BinOp;
-        let schema = Schema { keys: Vec::new(), labels: Vec::new(), rel_types: Vec::new() };
-        let int = |i: i64| Expr::lit(Value::Int(i));
-        let product = Expr::binary(BinOp::Mul, int(14), int(33));
-        assert_eq!(keys(&[], [int(0)].iter(), &schema), "constant");
-        assert_eq!(keys(&[], [product.clone(), Expr::lit(Value::Float(0.5))].iter(), &schema), "constant");
-        let x = Expr::var("x");
-        assert_eq!(keys(&[], [x.clone(), product].iter(), &schema), keys(&[], [x].iter(), &schema));
-    }
-
-    #[test]
-    fn a_grouping_answer_with_two_rows_of_equal_keys_repeats_them() {
-        use graphlancer_model::{ResultSet, Value};
-        let query =
-            graphlancer_cypher::parse::parse("MATCH (n) RETURN n.k AS p, true AS b, count(*) AS c").expect("parses");
-        let answer =
-            |rows: Vec<Vec<Value>>| Outcome::Rows(ResultSet::new(vec!["p".into(), "b".into(), "c".into()], rows));
-        let row = |p: Value, c: i64| vec![p, Value::Bool(true), Value::Int(c)];
-        // A NULL key twice: one group split in two.
-        assert!(repeats_keys(&query, &answer(vec![row(Value::Null, 1), row(Value::Null, 1), row(Value::Int(1), 2)])));
-        assert!(!repeats_keys(&query, &answer(vec![row(Value::Null, 2), row(Value::Int(1), 2)])));
-        // Rows that differ only in an aggregate are repeated keys too.
-        assert!(repeats_keys(&query, &answer(vec![row(Value::Int(1), 1), row(Value::Int(1), 2)])));
-        // Float keys one ULP apart are two groups, as the engine made them
-        // (FalkorDB's percentileCont of [c, c] is c + 1 ULP in one plan).
-        let c = 0.125f64.cos();
-        let ulp = f64::from_bits(c.to_bits() + 1);
-        assert!(!repeats_keys(&query, &answer(vec![row(Value::Float(c), 1), row(Value::Float(ulp), 1)])));
-        assert!(repeats_keys(&query, &answer(vec![row(Value::Float(c), 1), row(Value::Float(c), 1)])));
-        // Without grouping, equal rows are just rows.
-        let plain = graphlancer_cypher::parse::parse("MATCH (n) RETURN n.k AS p, true AS b, 1 AS c").expect("parses");
-        assert!(!repeats_keys(&plain, &answer(vec![row(Value::Null, 1), row(Value::Null, 1)])));
-        // A DISTINCT merges rows as a grouping does.
-        let distinct =
-            graphlancer_cypher::parse::parse("MATCH (n) RETURN DISTINCT n.k AS p, true AS b, 1 AS c").expect("parses");
-        assert!(repeats_keys(&distinct, &answer(vec![row(Value::Null, 1), row(Value::Null, 1)])));
-    }
-}
+mod tests;

@@ -4,11 +4,13 @@
 //! in scope, every operand has the type its operator needs, and every
 //! property key exists on the label it is read from).
 
+mod boolean;
 mod clause;
 mod expr;
 mod index;
 mod mutate;
 mod pattern;
+mod scalar;
 
 pub use mutate::{KeyFrequencies, Mutation};
 

@@ -1,10 +1,12 @@
 //! The edits the reducer tries on a query: clauses dropped or simplified,
 //! patterns cut, sub-expressions replaced by a child or a small literal.
 
-use crate::case::Candidate;
+use std::collections::BTreeSet;
+
 use graphlancer_cypher::ast::{Clause, Direction, Expr, PathPattern, Projection, Query, SingleQuery};
 use graphlancer_model::Value;
-use std::collections::BTreeSet;
+
+use crate::case::Candidate;
 
 /// One way to make a query smaller.
 #[derive(Debug, Clone, PartialEq)]

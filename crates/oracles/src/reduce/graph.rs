@@ -1,9 +1,10 @@
 //! Reducing the graph a finding shows on: nodes, relationships, properties
 //! and labels, by delta debugging.
 
+use std::collections::BTreeSet;
+
 use graphlancer_engines::EngineError;
 use graphlancer_model::Graph;
-use std::collections::BTreeSet;
 
 use super::{Reducer, Run, State, queries_of};
 

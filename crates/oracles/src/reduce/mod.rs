@@ -11,11 +11,10 @@
 use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
-use serde::{Deserialize, Serialize};
-
 use graphlancer_cypher::ast::Query;
 use graphlancer_engines::{Engine, EngineError, ExecOptions, Outcome};
 use graphlancer_model::Graph;
+use serde::{Deserialize, Serialize};
 
 use crate::case::Candidate;
 use crate::oracle::{CaseQuery, Finding, JudgeCx, Oracle, TestCase, Verdict};

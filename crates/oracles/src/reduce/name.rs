@@ -1,15 +1,16 @@
 //! Naming a finding by its cause before and after reduction: the operand
 //! that is null, the clause a crash happens in, the localized culprit.
 
-use crate::oracle::{CaseQuery, Verdict};
 use graphlancer_cypher::ast::{Clause, Expr, Query};
 use graphlancer_cypher::check::result_types;
 use graphlancer_engines::{EngineError, Outcome};
 use graphlancer_model::Value;
 
+use crate::oracle::{CaseQuery, Verdict};
+use crate::shape::expr_kind;
+
 use super::edit::slots;
 use super::{Reducer, Run, State, outcomes};
-use crate::shape::expr_kind;
 
 impl Reducer<'_> {
     /// The reduced finding's signature by what it comes down to: a pair's

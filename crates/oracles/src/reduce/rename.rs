@@ -1,9 +1,11 @@
 //! Renaming a reduced query's variables and aliases to the shortest names
 //! that keep it valid, so reports read alike.
 
-use crate::case::Candidate;
-use graphlancer_cypher::ast::{Clause, Expr, Query};
 use std::collections::BTreeSet;
+
+use graphlancer_cypher::ast::{Clause, Expr, Query};
+
+use crate::case::Candidate;
 
 /// The group with its variables renamed in the order they first appear
 /// in the source's text: `n` for nodes, `r` for relationships, `p` for

@@ -1,4 +1,6 @@
-use graphlancer_cypher::ast::{BinOp, Clause, Direction, Expr, NodePattern, PathPattern, Projection, RelPattern, SingleQuery};
+use graphlancer_cypher::ast::{
+    BinOp, Clause, Direction, Expr, NodePattern, PathPattern, Projection, RelPattern, SingleQuery,
+};
 use graphlancer_model::Value;
 
 use super::edit::*;

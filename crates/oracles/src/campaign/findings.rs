@@ -1,0 +1,236 @@
+//! What the campaign does with a finding: confirm it, name it, count it
+//! under a report that has its name or reduce it within the budget's share,
+//! and write it.
+
+use std::time::{Duration, Instant};
+
+use graphlancer_model::Graph;
+
+use crate::case::timed_out;
+use crate::oracle::{Finding, JudgeCx, Oracle, Verdict};
+use crate::reduce::Reducer;
+use crate::report::{CASE_FORMAT, Case, EngineRecord, Recorded, ReductionState};
+
+use super::budget::{MIN_REDUCTION, NAMING_TIME, reduction_share_left};
+use super::config::Budget;
+use super::summary::Summary;
+use super::{Campaign, CampaignError, Position, Ran};
+
+impl Campaign {
+    /// What the next naming or reduction may spend: the per-finding
+    /// limits, within the deadline and the budget's share for reductions.
+    pub(super) fn reduction_limits(&self) -> crate::reduce::Limits {
+        let mut limits = self.config.reduction;
+        if let Some(deadline) = self.deadline {
+            limits.time = limits.time.min(deadline.saturating_duration_since(Instant::now()));
+        }
+        if let Budget::Time(t) = self.config.budget {
+            limits.time = limits.time.min(reduction_share_left(t, self.time.reduction));
+        }
+        limits
+    }
+
+    /// A reducer on the campaign's engines, which hold `graph`.
+    pub(super) fn reducer<'r>(
+        &'r mut self,
+        oracle: &'r dyn Oracle,
+        judge: &'r JudgeCx<'r>,
+        graph: &'r Graph,
+        limits: crate::reduce::Limits,
+    ) -> Reducer<'r> {
+        Reducer {
+            oracle,
+            judge,
+            exec: &self.config.exec,
+            limits,
+            set_keys_on_every_table: self.profile.records(graphlancer_cypher::profile::SemanticsKey::SetMissingKey),
+            graph,
+            engines: &mut self.engines,
+        }
+    }
+
+    /// A finding: counted if its signature is known, else confirmed by
+    /// running its case again, reduced, and written.
+    #[expect(clippy::too_many_arguments, reason = "the loop's state, passed once")]
+    pub(super) fn handle(
+        &mut self,
+        s: &mut Summary,
+        engine_time: &mut Duration,
+        oracle: &dyn Oracle,
+        names: &[String],
+        at: Position<'_>,
+        ran: Ran,
+        finding: Finding,
+    ) -> Result<(), CampaignError> {
+        let relation = ran.case.relation.clone();
+        // A signature confirmed before is counted without re-running: a
+        // frequent bug would otherwise double the cost of its queries.
+        let known = self.store().count_known(
+            &finding.signature,
+            crate::report::Seen { seed: self.config.seed, graph: at.graph_index, case: at.case_index },
+        )?;
+        if let Some((known, dir)) = known {
+            s.findings_duplicate += 1;
+            s.relations.entry(relation).or_default().findings += 1;
+            s.findings.insert(known.to_string(), dir.display().to_string());
+            return Ok(());
+        }
+        // Confirm: the same signature again on a second run, else flaky. A
+        // timeout is re-run with four times the time: a query that then
+        // finishes was only expensive (a large cartesian product), not a hang.
+        let slow_check = finding.signature.fault == crate::signature::Fault::Timeout;
+        // Millions of rows are slow on a loaded machine whatever the engine:
+        // such a timeout says nothing about a hang.
+        let expensive = crate::work::expensive(self.config.exec.timeout);
+        if slow_check && ran.case.queries.iter().any(|q| q.work(at.graph) >= expensive) {
+            s.expensive += 1;
+            return Ok(());
+        }
+        let mut exec = self.config.exec;
+        if slow_check {
+            exec.timeout = crate::work::longer_timeout(exec.timeout);
+        }
+        let (again, longest) = self.rerun(&ran.case, exec, engine_time)?;
+        let judge = JudgeCx { names, schema: &at.graph.schema };
+        let reproduced = matches!(oracle.judge(&judge, &ran.case, &again),
+            Verdict::Finding(f) if f.signature == finding.signature);
+        // It needed the extra time: expensive. Finishing within the first
+        // bound instead means the hang did not repeat (kept, marked).
+        let finished = !timed_out(&again);
+        if slow_check && !reproduced && finished && longest >= self.config.exec.timeout {
+            s.slow += 1;
+            return Ok(());
+        }
+        // A process that died or hung did so, whatever the re-run does: it
+        // is kept, marked as not reproduced.
+        if !reproduced && !finding.signature.fault.is_process_fault() {
+            s.flaky += 1;
+            return Ok(());
+        }
+        if !reproduced {
+            s.unreproduced_faults += 1;
+        }
+        s.relations.entry(relation).or_default().findings += 1;
+        let generated_signature = finding.signature.clone();
+        let mut finding = finding;
+        let (mut state, mut reduced) = (ReductionState::NotTried, None);
+        let known = self.store().reduction_of(&generated_signature).cloned();
+        let mut reduce_it = false;
+        let mut pre_name = None;
+        if let Some(known) = known {
+            finding.signature = known;
+        } else if self.config.reduce && reproduced {
+            // Named by cause before any reduction: a case whose name has a
+            // report is counted there, unreduced (a frequent bug would
+            // otherwise spend the budget reducing itself again and again).
+            let t = Instant::now();
+            let mut limits = self.config.reduction;
+            limits.time = limits.time.min(NAMING_TIME);
+            if let Some(deadline) = self.deadline {
+                limits.time = limits.time.min(deadline.saturating_duration_since(Instant::now()));
+            }
+            let named = self.reducer(oracle, &judge, at.graph, limits).name_unreduced(
+                &ran.case,
+                again.clone(),
+                finding.clone(),
+            );
+            for e in &mut self.engines {
+                e.take_overhead();
+            }
+            let named = named?;
+            *engine_time += t.elapsed();
+            self.time.naming += t.elapsed().as_secs_f64();
+            let spent = self.reduction_limits().time < MIN_REDUCTION;
+            let seen = crate::report::Seen { seed: self.config.seed, graph: at.graph_index, case: at.case_index };
+            if named.signature != finding.signature
+                && let Some((known, dir)) = self.store().count_named(&named.signature, &generated_signature, seen)?
+            {
+                s.findings_duplicate += 1;
+                s.findings.insert(known.to_string(), dir.display().to_string());
+                return Ok(());
+            }
+            if spent {
+                // The budget's share for reductions is spent: written as
+                // generated under its name; `graphlancer reduce` goes on.
+                s.unreduced += 1;
+                finding = named;
+            } else {
+                reduce_it = true;
+                pre_name = Some(named.signature).filter(|n| *n != finding.signature);
+            }
+        }
+        if reduce_it {
+            let limits = self.reduction_limits();
+            let mut reducer = self.reducer(oracle, &judge, at.graph, limits);
+            let t = Instant::now();
+            let reduction = reducer.reduce(&ran.case, &finding.signature.family());
+            // The reducer's restores and restarts are part of its time.
+            for e in &mut self.engines {
+                e.take_overhead();
+            }
+            let reduction = reduction?;
+            *engine_time += t.elapsed();
+            s.reduction_seconds.push(t.elapsed().as_secs_f64());
+            self.time.reduction += t.elapsed().as_secs_f64();
+            state = reduction.state;
+            reduced = reduction.reduced;
+        }
+        let mut case = Case {
+            format: CASE_FORMAT,
+            oracle: oracle.kind(),
+            oracles: self.config.oracles.clone(),
+            signature: finding.signature,
+            generated_signature,
+            summary: finding.summary,
+            relation: String::new(),
+            broken: finding.relation,
+            delta: None,
+            seed: self.config.seed,
+            graph_index: at.graph_index,
+            case_index: at.case_index,
+            engines: self
+                .engines
+                .iter()
+                .map(|e| EngineRecord { spec: e.name().into(), version: e.version().into(), script: e.script() })
+                .collect(),
+            graph: at.graph.clone(),
+            original_graph: None,
+            reduction: state,
+            bisection: None,
+            shape: String::new(),
+            column_kinds: Vec::new(),
+            role: String::new(),
+            query: String::new(),
+            original_query: None,
+            ast: graphlancer_cypher::Query { parts: Vec::new(), union_all: false, spelling: Default::default() },
+            traversal: None,
+            order_columns: None,
+            outcomes: Vec::new(),
+            row_counts: Vec::new(),
+            followups: Vec::new(),
+            reproduced,
+            replays: None,
+        };
+        case.set_queries(ran.case, ran.outcomes);
+        if let Some(r) = reduced {
+            case.take_reduction(r);
+        }
+        let signature = case.signature.clone();
+        if let Some(name) = pre_name {
+            self.store().alias(name, signature.clone())?;
+        }
+        let recorded = self.store().record(&case)?;
+        let dir = match recorded {
+            Recorded::New(dir) => {
+                s.findings_new += 1;
+                dir
+            }
+            Recorded::Duplicate(dir) => {
+                s.findings_duplicate += 1;
+                dir
+            }
+        };
+        s.findings.insert(signature.to_string(), dir.display().to_string());
+        Ok(())
+    }
+}
