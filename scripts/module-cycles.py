@@ -132,6 +132,16 @@ class Crate:
                     self.children[module].add(child)
                     self.load(child, cand, cand.parent if cand.name == "mod.rs" else dir_ / name)
                     break
+        # Children a macro declares (the oracle registry declares each
+        # oracle's module): a file of this module's folder it names.
+        for cand in sorted(dir_.glob("*.rs")) if path.name in ("mod.rs", "lib.rs", "main.rs") or dir_ != path.parent else []:
+            name = cand.stem
+            child = f"{module}::{name}" if module != "" else name
+            if cand == path or name in ("mod", "lib", "main") or child in self.files or name in test_only:
+                continue
+            if re.search(r"\b" + name + r"\s*::", code):
+                self.children[module].add(child)
+                self.load(child, cand, dir_ / name)
         self.code[module] = code
 
     def absolute(self, module: str, segs: list[str]) -> list[str] | None:

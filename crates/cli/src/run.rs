@@ -22,16 +22,11 @@ pub(crate) struct RunArgs {
     /// Engines to test (repeat for several): grafeo, falkordb, falkordb://HOST:PORT.
     #[arg(long = "engine", default_value = "grafeo")]
     engines: Vec<String>,
-    /// Oracles (repeat for several): crash, error, differential, partition,
-    /// rewrite, metamorphic, settings (each engine under the pairwise
-    /// configurations of its switches, against itself as given),
-    /// cross-language (one question in Cypher and in Gremlin on each engine;
-    /// engines that answer both: grafeo);
-    /// `rewrite:tautology,null-check` or
-    /// `metamorphic:symmetry,k-hop` keeps an oracle to those relations. Default: with one engine every oracle that
-    /// needs one (crash, error, partition, rewrite, metamorphic); with more,
-    /// differential and crash.
-    #[arg(long = "oracle")]
+    /// Oracles (repeat for several; `graphlancer run --help` lists them).
+    /// `rewrite:tautology,null-check` or `metamorphic:symmetry,k-hop` keeps an
+    /// oracle to those relations. Default: with one engine every oracle that
+    /// needs one; with more, differential and crash.
+    #[arg(long = "oracle", long_help = oracle_help())]
     oracles: Vec<String>,
     /// Campaign seed.
     #[arg(long, default_value_t = 0)]
@@ -119,7 +114,7 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
     let mut named = Vec::new();
     for o in &args.oracles {
         let (name, only) = o.split_once(':').map_or((o.as_str(), None), |(n, r)| (n, Some(r)));
-        let kind: OracleKind = name.parse().map_err(anyhow::Error::msg)?;
+        let kind = graphlancer_oracles::oracle::parse(name).map_err(anyhow::Error::msg)?;
         if let Some(only) = only {
             relations.entry(kind).or_default().extend(only.split(',').map(|r| r.trim().to_owned()));
         }
@@ -127,22 +122,14 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
     }
     let gremlin = args.language == Language::Gremlin;
     let oracles: Vec<OracleKind> = if args.oracles.is_empty() {
-        if specs.len() > 1 {
-            vec![OracleKind::Differential, OracleKind::Crash]
-        } else if gremlin {
-            vec![OracleKind::Crash, OracleKind::Error]
-        } else if specs.len() > 1 {
-            vec![OracleKind::Differential, OracleKind::Crash]
-        } else {
-            OracleKind::ALL
-                .into_iter()
-                .filter(|k| !matches!(k, OracleKind::Differential | OracleKind::Settings | OracleKind::CrossLanguage))
-                .collect()
-        }
+        graphlancer_oracles::oracle::registered()
+            .filter(|o| o.runs_by_default(specs.len()) && (!gremlin || o.speaks_gremlin()))
+            .map(|o| o.kind())
+            .collect()
     } else {
         named
     };
-    let settings = oracles.contains(&OracleKind::Settings);
+    let settings = oracles.contains(&OracleKind::SETTINGS);
     let mut oracles = oracles;
     if settings {
         specs = with_configurations(&specs)?;
@@ -150,8 +137,8 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
     // A configuration that crashes the engine is an optimization bug too, and
     // the cross-language oracle runs each generated Cypher query as well:
     // without the crash oracle those crashes went uncounted.
-    if (settings || oracles.contains(&OracleKind::CrossLanguage)) && !oracles.contains(&OracleKind::Crash) {
-        oracles.push(OracleKind::Crash);
+    if (settings || oracles.contains(&OracleKind::CROSS_LANGUAGE)) && !oracles.contains(&OracleKind::CRASH) {
+        oracles.push(OracleKind::CRASH);
     }
     let plans = match args.plans.as_deref() {
         Some("off") => PlanUse::Off,
@@ -161,7 +148,11 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
         None => PlanUse::Off,
     };
     // Oracles that compare answers need deterministic queries.
-    let preset = if oracles.iter().any(|o| o.reads_values()) { Preset::Differential } else { Preset::Crash };
+    let preset = if oracles.iter().any(|o| graphlancer_oracles::oracle(*o).reads_values()) {
+        Preset::Differential
+    } else {
+        Preset::Crash
+    };
     let (generator, weights, reduction) = match &args.config {
         Some(path) => {
             let text =
@@ -302,7 +293,7 @@ fn read_config(text: &str, preset: Preset) -> Result<Config> {
         let oracles: BTreeMap<String, u32> =
             oracles.try_into().map_err(|e| anyhow::anyhow!("[oracles]: weights are whole numbers ({e})"))?;
         for (name, w) in oracles {
-            let kind: OracleKind = name.parse().map_err(|e: String| anyhow::anyhow!("[oracles]: {e}"))?;
+            let kind = graphlancer_oracles::oracle::parse(&name).map_err(|e| anyhow::anyhow!("[oracles]: {e}"))?;
             weights.insert(kind, w);
         }
     }
@@ -510,7 +501,7 @@ pub(crate) fn reduce(dir: &Path, timeout: Duration, limits: Limits) -> Result<Ex
     });
     let mut reducer = Reducer {
         engines: &mut engines,
-        oracle: o.as_ref(),
+        oracle: o,
         judge: &judge,
         exec: &exec,
         limits,
@@ -699,7 +690,7 @@ pub(crate) fn bench_overhead(queries: u64, seed: u64, repeat: u32) -> Result<Exi
         let profile = DialectProfile::built_in("falkordb")?;
         let config = CampaignConfig {
             seed,
-            oracles: vec![OracleKind::Crash],
+            oracles: vec![OracleKind::CRASH],
             weights: BTreeMap::new(),
             relations: BTreeMap::new(),
             budget: Budget::Queries(queries),
@@ -759,4 +750,20 @@ pub(crate) fn bench_overhead(queries: u64, seed: u64, repeat: u32) -> Result<Exi
         100.0 * share
     )?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `--oracle`'s help, made from the registry so that a new oracle is listed
+/// without a line here.
+fn oracle_help() -> String {
+    let mut text = String::from(
+        "Oracles (repeat for several). `rewrite:tautology,null-check` or `metamorphic:symmetry,k-hop` keeps an \
+         oracle to those relations. Default: with one engine every oracle that checks one engine alone; with \
+         more, differential and crash.\n",
+    );
+    for o in graphlancer_oracles::oracle::registered() {
+        let alone = if o.runs_by_default(1) { ", by default alone" } else { "" };
+        let many = if o.runs_by_default(2) { ", by default with more engines" } else { "" };
+        text.push_str(&format!("\n  {}: {}{alone}{many}", o.kind(), o.about()));
+    }
+    text
 }

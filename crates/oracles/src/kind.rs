@@ -1,91 +1,126 @@
 //! The oracles by name, as the command line, the summary and every
-//! finding's `case.json` spell them.
+//! finding's `case.json` spell them. A kind is only a name: what an oracle
+//! can do is the oracle's own business ([`crate::oracle`]), so this layer
+//! stays below every oracle and names none of them but the built-in ones
+//! the campaign treats specially.
 
-use serde::{Deserialize, Serialize};
+use std::cmp::Ordering;
+use std::collections::BTreeSet;
+use std::sync::{LazyLock, Mutex};
 
-/// The oracles a campaign can run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum OracleKind {
-    /// Compare one query's answers across engines, versions or settings.
-    Differential,
-    /// Crashes, hangs and internal errors on valid queries.
-    Crash,
-    /// Syntax, semantic and unsupported errors on queries the profile promises.
-    Error,
-    /// Ternary logic partitioning: Q against Q∧p, Q∧¬p, Q∧(p IS NULL).
-    Partition,
-    /// Equivalent and subset rewrites of a generated query.
-    Rewrite,
-    /// GAMERA's graph-aware metamorphic relations.
-    Metamorphic,
-    /// DOT: one engine's answers under its optimization settings.
-    Settings,
-    /// One question asked of each engine in Cypher and in Gremlin.
-    CrossLanguage,
-}
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// An oracle's name. Two spellings that differ only in hyphens are the same
+/// oracle: `case.json` has always written `crosslanguage` for the
+/// command line's `cross-language`, and still does.
+#[derive(Debug, Clone, Copy)]
+pub struct OracleKind(&'static str);
 
 impl OracleKind {
-    /// Every oracle, in the order verdicts are asked for: a crashed engine
-    /// has no answer to compare, so the crash oracle speaks first.
-    pub const ALL: [OracleKind; 8] = [
-        OracleKind::Crash,
-        OracleKind::Error,
-        OracleKind::Differential,
-        OracleKind::Partition,
-        OracleKind::Rewrite,
-        OracleKind::Metamorphic,
-        OracleKind::Settings,
-        OracleKind::CrossLanguage,
-    ];
+    /// Compare one query's answers across engines, versions or settings.
+    pub const DIFFERENTIAL: Self = Self("differential");
+    /// Crashes, hangs and internal errors on valid queries.
+    pub const CRASH: Self = Self("crash");
+    /// Syntax, semantic and unsupported errors on queries Neo4j 5 accepts.
+    pub const ERROR: Self = Self("error");
+    /// Ternary logic partitioning: Q against Q∧p, Q∧¬p, Q∧(p IS NULL).
+    pub const PARTITION: Self = Self("partition");
+    /// Equivalent and subset rewrites of a generated query.
+    pub const REWRITE: Self = Self("rewrite");
+    /// GAMERA's graph-aware metamorphic relations.
+    pub const METAMORPHIC: Self = Self("metamorphic");
+    /// DOT: one engine's answers under its optimization settings.
+    pub const SETTINGS: Self = Self("settings");
+    /// One question asked of each engine in Cypher and in Gremlin.
+    pub const CROSS_LANGUAGE: Self = Self("cross-language");
+
+    /// The kind of an oracle called `name` on the command line.
+    pub const fn named(name: &'static str) -> Self {
+        Self(name)
+    }
 
     /// The oracle's name on the command line.
     pub fn name(self) -> &'static str {
-        match self {
-            OracleKind::Differential => "differential",
-            OracleKind::Crash => "crash",
-            OracleKind::Error => "error",
-            OracleKind::Partition => "partition",
-            OracleKind::Rewrite => "rewrite",
-            OracleKind::Metamorphic => "metamorphic",
-            OracleKind::Settings => "settings",
-            OracleKind::CrossLanguage => "cross-language",
-        }
+        self.0
     }
 
-    /// Whether the oracle judges answers of a pair of engines (or of
-    /// configurations of one) against each other: its findings are
-    /// localized, and reduction keeps relationship-uniqueness guards.
-    pub fn compares_a_pair(self) -> bool {
-        matches!(self, OracleKind::Differential | OracleKind::Settings)
-    }
-
-    /// Whether the oracle works on Gremlin too (it judges a query's
-    /// outcomes without rewriting it).
-    pub fn speaks_gremlin(self) -> bool {
-        matches!(self, OracleKind::Crash | OracleKind::Error | OracleKind::Differential)
-    }
-
-    /// Whether the oracle reads row values (and so needs adapters to decode
-    /// them and queries to be deterministic).
-    pub fn reads_values(self) -> bool {
-        !matches!(self, OracleKind::Crash | OracleKind::Error)
+    /// The name as `case.json` writes it, and as kinds compare.
+    fn key(self) -> impl Iterator<Item = char> {
+        self.0.chars().filter(|c| *c != '-')
     }
 }
 
-impl std::str::FromStr for OracleKind {
-    type Err = String;
+impl PartialEq for OracleKind {
+    fn eq(&self, other: &Self) -> bool {
+        self.key().eq(other.key())
+    }
+}
 
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        OracleKind::ALL.into_iter().find(|k| k.name() == s).ok_or_else(|| {
-            let known: Vec<&str> = OracleKind::ALL.iter().map(|k| k.name()).collect();
-            format!("unknown oracle '{s}' (known: {})", known.join(", "))
-        })
+impl Eq for OracleKind {}
+
+impl PartialOrd for OracleKind {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for OracleKind {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.key().cmp(other.key())
+    }
+}
+
+impl std::hash::Hash for OracleKind {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.key().for_each(|c| c.hash(state));
     }
 }
 
 impl std::fmt::Display for OracleKind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
+        f.write_str(self.0)
+    }
+}
+
+impl Serialize for OracleKind {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.key().collect::<String>())
+    }
+}
+
+/// Names read from files, each kept once: a kind is `Copy` and holds a
+/// `&'static str`, and a campaign reads only a handful of distinct names.
+static READ: LazyLock<Mutex<BTreeSet<&'static str>>> = LazyLock::new(Mutex::default);
+
+impl<'de> Deserialize<'de> for OracleKind {
+    /// The name as read; [`crate::oracle::known`] turns it into the
+    /// registered oracle's kind (or refuses it).
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(d)?;
+        let mut read = READ.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let kept = match read.get(name.as_str()) {
+            Some(k) => *k,
+            None => {
+                let k: &'static str = Box::leak(name.into_boxed_str());
+                read.insert(k);
+                k
+            }
+        };
+        Ok(Self(kept))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_kind_reads_back_as_case_json_has_always_spelled_it() {
+        let text = serde_json::to_string(&OracleKind::CROSS_LANGUAGE).expect("serializes");
+        assert_eq!(text, "\"crosslanguage\"");
+        let back: OracleKind = serde_json::from_str(&text).expect("reads");
+        assert_eq!(back, OracleKind::CROSS_LANGUAGE);
+        assert_ne!(back, OracleKind::CRASH);
+        assert_eq!(serde_json::to_string(&OracleKind::DIFFERENTIAL).expect("serializes"), "\"differential\"");
     }
 }

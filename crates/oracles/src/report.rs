@@ -60,7 +60,12 @@ pub fn read_case(path: &Path) -> Result<Case, ReportError> {
             fields.insert("ast".into(), ast);
         }
     }
-    let case: Case = serde_json::from_value(json).map_err(|e| damaged(e.to_string()))?;
+    let mut case: Case = serde_json::from_value(json).map_err(|e| damaged(e.to_string()))?;
+    // A kind as read is a name; the registry's kind carries the command
+    // line's spelling, and a name it lacks is a finding of another build.
+    for kind in [&mut case.oracle, &mut case.signature.oracle] {
+        *kind = crate::oracle::known(*kind).ok_or_else(|| damaged(format!("no oracle is called '{kind}'")))?;
+    }
     if case.format != CASE_FORMAT {
         return Err(ReportError::Damaged {
             path: path.to_owned(),

@@ -165,7 +165,7 @@ impl Signature {
 impl fmt::Display for Signature {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         // A pair compared reads `a|b`; engines sharing one fault `a+b`.
-        let sep = if self.oracle == OracleKind::Differential { "|" } else { "+" };
+        let sep = if self.oracle == OracleKind::DIFFERENTIAL { "|" } else { "+" };
         write!(f, "{}:{}:{}", self.oracle.name(), self.engines.join(sep), self.fault)?;
         if let Some(shape) = &self.shape {
             write!(f, ":{shape}")?;
@@ -232,7 +232,7 @@ mod tests {
     #[test]
     fn text_form_and_family() {
         let s = Signature {
-            oracle: OracleKind::Crash,
+            oracle: OracleKind::CRASH,
             engines: vec!["a".into(), "b".into()],
             fault: Fault::Crash,
             shape: Some("MATCH,RETURN".into()),
@@ -240,7 +240,7 @@ mod tests {
         assert_eq!(s.to_string(), "crash:a+b:crash:MATCH,RETURN");
         assert_eq!(s.family().to_string(), "crash:a+b:crash");
         let d = Signature {
-            oracle: OracleKind::Differential,
+            oracle: OracleKind::DIFFERENTIAL,
             engines: vec!["a".into(), "b".into()],
             fault: Fault::Values { columns: "fn:startNode".into() },
             shape: None,

@@ -124,7 +124,7 @@ fn an_engine_that_always_agrees_with_itself_has_no_findings() {
     let dir = tempfile::tempdir().expect("tempdir");
     // Every query answers the same empty bag: every relation holds.
     let (fake, sent) = Fake::new("fake", |_| Outcome::Rows(ResultSet::new(vec!["x".into()], Vec::new())));
-    let s = run(vec![Box::new(fake)], config(dir.path(), vec![OracleKind::Crash, OracleKind::Rewrite], 60));
+    let s = run(vec![Box::new(fake)], config(dir.path(), vec![OracleKind::CRASH, OracleKind::REWRITE], 60));
     assert_eq!(s.queries, 60);
     assert_eq!(s.findings_new + s.findings_duplicate, 0, "{:?}", s.findings);
     assert_eq!(sent.lock().expect("not poisoned").len() as u64, s.queries + s.followup_queries);
@@ -136,7 +136,7 @@ fn answers_graphlancer_cannot_read_are_counted_and_never_reported() {
     let dir = tempfile::tempdir().expect("tempdir");
     let (a, _) = Fake::new("a", |_| one_row());
     let (b, _) = Fake::new("b", |_| Outcome::Undecodable { message: "a point value".into() });
-    let oracles = vec![OracleKind::Crash, OracleKind::Differential];
+    let oracles = vec![OracleKind::CRASH, OracleKind::DIFFERENTIAL];
     let s = run(vec![Box::new(a), Box::new(b)], config(dir.path(), oracles, 30));
     assert_eq!(s.findings_new + s.findings_duplicate, 0, "{:?}", s.findings);
     assert_eq!(s.harness_faults, 30);
@@ -150,12 +150,12 @@ fn crashes_are_confirmed_reduced_deduplicated_and_written() {
     let crash_on = |q: &str| q.contains("UNWIND");
     let (fake, _) =
         Fake::new("fake", move |q| if crash_on(q) { Outcome::Crash { message: "segfault".into() } } else { one_row() });
-    let s = run(vec![Box::new(fake)], config(dir.path(), vec![OracleKind::Crash], 80));
+    let s = run(vec![Box::new(fake)], config(dir.path(), vec![OracleKind::CRASH], 80));
     assert!(s.findings_new >= 1, "{s:?}");
     let store = ReportStore::open(dir.path()).expect("opens");
     let mut reduced = 0;
     for (signature, folder) in store.findings() {
-        assert_eq!(signature.oracle, OracleKind::Crash);
+        assert_eq!(signature.oracle, OracleKind::CRASH);
         let case = read_case(&folder.join("case.json")).expect("case.json");
         assert!(case.query.contains("UNWIND"), "the reduced query keeps what crashes: {}", case.query);
         if let Some(original) = &case.original_query {
@@ -168,7 +168,7 @@ fn crashes_are_confirmed_reduced_deduplicated_and_written() {
     // Seen again, a known signature only raises the count.
     let (fake, _) =
         Fake::new("fake", move |q| if crash_on(q) { Outcome::Crash { message: "segfault".into() } } else { one_row() });
-    let again = run(vec![Box::new(fake)], config(dir.path(), vec![OracleKind::Crash], 80));
+    let again = run(vec![Box::new(fake)], config(dir.path(), vec![OracleKind::CRASH], 80));
     assert_eq!(again.findings_new, 0);
     assert_eq!(again.findings_duplicate, s.findings_new + s.findings_duplicate);
     // Each duplicate is listed with where it was generated.
@@ -197,7 +197,7 @@ fn a_finding_whose_name_has_a_report_is_counted_without_a_reduction() {
                 if q.contains("UNWIND") { Outcome::Crash { message: "segfault".into() } } else { one_row() }
             },
         );
-    let s = run(vec![Box::new(fake)], config(dir.path(), vec![OracleKind::Crash], 80));
+    let s = run(vec![Box::new(fake)], config(dir.path(), vec![OracleKind::CRASH], 80));
     assert!(s.findings_duplicate > 0, "{s:?}");
     // Named by its crash site before reduction, each cause is reduced once.
     assert_eq!(s.reduction_seconds.len() as u64, s.findings_new, "{:?}", s.findings);
@@ -212,7 +212,7 @@ fn a_crash_that_does_not_repeat_is_kept_and_marked_and_other_flukes_are_dropped(
     let (fake, _) = Fake::new("fake", move |q| {
         if seen.insert(q.to_owned()) { Outcome::Crash { message: "once".into() } } else { one_row() }
     });
-    let s = run(vec![Box::new(fake)], config(dir.path(), vec![OracleKind::Crash], 5));
+    let s = run(vec![Box::new(fake)], config(dir.path(), vec![OracleKind::CRASH], 5));
     assert!(s.unreproduced_faults >= 1);
     let store = ReportStore::open(dir.path()).expect("opens");
     let (_, folder) = store.findings().iter().next().expect("kept");
@@ -227,7 +227,7 @@ fn a_crash_that_does_not_repeat_is_kept_and_marked_and_other_flukes_are_dropped(
             one_row()
         }
     });
-    let s = run(vec![Box::new(fake)], config(dir.path(), vec![OracleKind::Error], 5));
+    let s = run(vec![Box::new(fake)], config(dir.path(), vec![OracleKind::ERROR], 5));
     assert_eq!((s.flaky, s.findings_new), (5, 0));
 }
 
@@ -236,7 +236,7 @@ fn the_report_store_skips_unfinished_folders_and_refuses_damaged_counts() {
     let dir = tempfile::tempdir().expect("tempdir");
     let crash = |q: &str| if q.contains("MATCH") { Outcome::Crash { message: "x".into() } } else { one_row() };
     let (fake, _) = Fake::new("fake", crash);
-    let s = run(vec![Box::new(fake)], config(dir.path(), vec![OracleKind::Crash], 20));
+    let s = run(vec![Box::new(fake)], config(dir.path(), vec![OracleKind::CRASH], 20));
     assert!(s.findings_new >= 1);
     // A campaign killed while writing leaves a folder without case.json.
     let half = dir.path().join("findings").join("0099-crash");
@@ -245,7 +245,7 @@ fn the_report_store_skips_unfinished_folders_and_refuses_damaged_counts() {
     let store = ReportStore::open(dir.path()).expect("an unfinished folder does not stop a campaign");
     assert_eq!(store.unfinished(), std::slice::from_ref(&half));
     let (fake, _) = Fake::new("fake", crash);
-    let s = run(vec![Box::new(fake)], config(dir.path(), vec![OracleKind::Crash], 20));
+    let s = run(vec![Box::new(fake)], config(dir.path(), vec![OracleKind::CRASH], 20));
     assert_eq!(s.unfinished_reports, vec![half.display().to_string()]);
     // A count that does not parse is an error, not a silent reset to 1.
     let (_, folder) = ReportStore::open(dir.path())
@@ -258,7 +258,7 @@ fn the_report_store_skips_unfinished_folders_and_refuses_damaged_counts() {
     std::fs::write(folder.join("occurrences"), "many").expect("write");
     let (fake, _) = Fake::new("fake", crash);
     let profile = DialectProfile::built_in("neo4j5").expect("built in");
-    let err = Campaign::new(vec![Box::new(fake)], profile, config(dir.path(), vec![OracleKind::Crash], 20))
+    let err = Campaign::new(vec![Box::new(fake)], profile, config(dir.path(), vec![OracleKind::CRASH], 20))
         .expect("opens")
         .run(&mut |_| {})
         .expect_err("a damaged count stops the campaign");
@@ -269,7 +269,7 @@ fn the_report_store_skips_unfinished_folders_and_refuses_damaged_counts() {
 fn a_timeout_that_finishes_with_more_time_is_slow_not_a_hang() {
     let dir = tempfile::tempdir().expect("tempdir");
     let (fake, _) = Fake::new("slow", |_| one_row());
-    let mut c = config(dir.path(), vec![OracleKind::Crash], 5);
+    let mut c = config(dir.path(), vec![OracleKind::CRASH], 5);
     // A bound the simulated answer outlasts (10 ms), four times of which it does not.
     c.exec.timeout = std::time::Duration::from_millis(5);
     let s = run(vec![Box::new(fake)], c);
@@ -285,7 +285,7 @@ fn a_group_is_reduced_together_and_keeps_its_derivation() {
     // One row for every query: the three partitions add up to three rows
     // where the source has one, so every partition case is a finding.
     let (fake, _) = Fake::new("fake", |_| one_row());
-    let s = run(vec![Box::new(fake)], config(dir.path(), vec![OracleKind::Partition], 40));
+    let s = run(vec![Box::new(fake)], config(dir.path(), vec![OracleKind::PARTITION], 40));
     assert!(s.findings_new >= 1, "{s:?}");
     let store = ReportStore::open(dir.path()).expect("opens");
     let mut reduced = 0;
@@ -312,7 +312,7 @@ fn a_group_is_reduced_together_and_keeps_its_derivation() {
 fn a_hang_is_not_reduced_to_a_query_that_is_only_slow() {
     let dir = tempfile::tempdir().expect("tempdir");
     let (fake, _) = Fake::new("hang", |_| one_row());
-    let mut c = config(dir.path(), vec![OracleKind::Crash], 40);
+    let mut c = config(dir.path(), vec![OracleKind::CRASH], 40);
     c.exec.timeout = std::time::Duration::from_millis(5);
     let s = run(vec![Box::new(fake)], c);
     assert!(s.findings_new >= 1, "{s:?}");
@@ -328,7 +328,7 @@ fn a_hang_is_not_reduced_to_a_query_that_is_only_slow() {
 fn a_timeout_on_millions_of_rows_is_expensive_not_a_hang() {
     let dir = tempfile::tempdir().expect("tempdir");
     let (fake, _) = Fake::new("stuck", |_| one_row());
-    let mut c = config(dir.path(), vec![OracleKind::Crash], 60);
+    let mut c = config(dir.path(), vec![OracleKind::CRASH], 60);
     // Large enough that a cross product of three parts asks for millions of rows.
     c.graph = GraphConfig { nodes: 400, relationships: 800, ..GraphConfig::default() };
     c.queries_per_graph = 60;
@@ -354,7 +354,7 @@ fn a_crash_is_reduced_to_a_fixpoint_with_its_variables_renamed() {
         if q.contains("UNWIND") { Outcome::Crash { message: "segfault".into() } } else { one_row() }
     };
     let (fake, _) = Fake::new("fake", crash);
-    let s = run(vec![Box::new(fake)], config(dir.path(), vec![OracleKind::Crash], 80));
+    let s = run(vec![Box::new(fake)], config(dir.path(), vec![OracleKind::CRASH], 80));
     assert!(s.findings_new >= 1, "{s:?}");
     let store = ReportStore::open(dir.path()).expect("opens");
     for folder in store.findings().values() {
@@ -380,7 +380,7 @@ fn the_graph_is_reduced_to_what_the_finding_needs() {
         let forward = g.relationships.iter().any(|r| r.start < r.end);
         if forward && q.contains("MATCH") { Outcome::Crash { message: "segfault".into() } } else { one_row() }
     });
-    let s = run(vec![Box::new(fake)], config(dir.path(), vec![OracleKind::Crash], 40));
+    let s = run(vec![Box::new(fake)], config(dir.path(), vec![OracleKind::CRASH], 40));
     assert!(s.findings_new >= 1, "{s:?}");
     let store = ReportStore::open(dir.path()).expect("opens");
     for folder in store.findings().values() {
@@ -633,7 +633,7 @@ fn engines_wrong_alike_by_the_reference_are_named_as_sharing_the_answer() {
         let dir = tempfile::tempdir().expect("tempdir");
         let (truth, _) = Fake::new(graphlancer_engines::reference::NAME, |_| one_row());
         let [a, b] = others;
-        let mut c = config(dir.path(), vec![OracleKind::Differential], 3);
+        let mut c = config(dir.path(), vec![OracleKind::DIFFERENTIAL], 3);
         c.reduce = false;
         let s = run(vec![Box::new(truth), a, b], c);
         s.findings
@@ -737,12 +737,12 @@ fn reduce_difference(mut engines: Vec<Box<dyn Engine>>, query: graphlancer_cyphe
         .expect("a graph");
     let exec = ExecOptions::default();
     let outcomes = crate::reduce::outcomes(&mut engines, &case.queries, &exec).expect("answers");
-    let Verdict::Finding(finding) = crate::differential::Differential.judge(&judge, &case, &outcomes) else {
+    let Verdict::Finding(finding) = crate::oracle::differential::Differential.judge(&judge, &case, &outcomes) else {
         panic!("the case shows a difference")
     };
     let mut reducer = crate::reduce::Reducer {
         engines: &mut engines,
-        oracle: &crate::differential::Differential,
+        oracle: &crate::oracle::differential::Differential,
         judge: &judge,
         exec: &exec,
         limits: crate::reduce::Limits::default(),

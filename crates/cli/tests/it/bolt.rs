@@ -166,7 +166,7 @@ fn the_error_oracle_files_no_refusal_neo4j_5_makes_too() {
     let judge = |text: &str, outcome: &Outcome| {
         let ast = graphlancer_cypher::parse::parse(text).expect("parses");
         let query = CaseQuery { role: "query".into(), text: text.into(), ast, order_columns: None, traversal: None };
-        graphlancer_oracles::error::UnexpectedError.judge(
+        graphlancer_oracles::oracle::error::UnexpectedError.judge(
             &cx,
             &TestCase::single("error", query),
             &[vec![outcome.clone()]],

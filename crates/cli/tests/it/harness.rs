@@ -59,8 +59,9 @@ fn a_value_no_adapter_can_decode_is_a_harness_fault_and_never_a_finding() {
             let names: Vec<String> = (0..outcomes.len()).map(|i| format!("{spec}#{i}")).collect();
             let cx = JudgeCx { names: &names, schema: &g.schema };
             let case = TestCase::group("source", vec![q.clone()]);
-            for kind in OracleKind::ALL {
-                let verdict = oracle(kind).judge(&cx, &case, std::slice::from_ref(&outcomes));
+            for o in graphlancer_oracles::oracle::all() {
+                let kind = o.kind();
+                let verdict = o.judge(&cx, &case, std::slice::from_ref(&outcomes));
                 assert!(!matches!(verdict, Verdict::Finding(_)), "{spec}: {kind:?} blames the engine: {verdict:?}");
             }
         }
@@ -71,7 +72,7 @@ fn a_value_no_adapter_can_decode_is_a_harness_fault_and_never_a_finding() {
         let cx = JudgeCx { names: &names, schema: &g.schema };
         let outcomes = vec![vec![refused, Outcome::Rows(ResultSet::new(vec!["v".into()], vec![vec![Value::Int(1)]]))]];
         let case = TestCase::group("source", vec![q]);
-        let verdict = oracle(OracleKind::Differential).judge(&cx, &case, &outcomes);
+        let verdict = oracle(OracleKind::DIFFERENTIAL).judge(&cx, &case, &outcomes);
         assert!(matches!(verdict, Verdict::Finding(_)), "{verdict:?}");
     }
 }

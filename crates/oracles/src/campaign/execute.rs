@@ -22,7 +22,7 @@ impl Campaign {
         &mut self,
         s: &mut Summary,
         engine_time: &mut Duration,
-        oracles: &[Box<dyn Oracle>],
+        oracles: &[&dyn Oracle],
         names: &[String],
         at: Position<'_>,
         generator: &TraversalGenerator<'_>,
@@ -56,7 +56,7 @@ impl Campaign {
             }
             if let Verdict::Finding(f) = verdict {
                 ran.case.relation = o.kind().name().to_owned();
-                return self.handle(s, engine_time, o.as_ref(), names, at, ran, f);
+                return self.handle(s, engine_time, *o, names, at, ran, f);
             }
         }
         Ok(())

@@ -18,8 +18,8 @@ use graphlancer_model::{Language, derive_rng, generate};
 use rand::Rng;
 use summary::{count_agreement, count_all, sample};
 
+use crate::oracle::oracle;
 use crate::oracle::{BuildCx, CaseQuery, JudgeCx, Oracle, OracleKind, TestCase, Verdict};
-use crate::registry::oracle;
 use crate::report::{ReportError, ReportStore};
 
 mod budget;
@@ -92,8 +92,8 @@ impl Campaign {
     ) -> Result<Self, CampaignError> {
         // Only oracles that compare answers read values; the crash and error
         // oracles need outcomes and row counts, so adapters may skip decoding.
-        config.exec.values = config.oracles.iter().any(|o| o.reads_values());
-        config.oracles.sort();
+        config.exec.values = config.oracles.iter().any(|o| oracle(*o).reads_values());
+        config.oracles.sort_by_key(|k| crate::oracle::rank(*k));
         config.oracles.dedup();
         if engines.is_empty() {
             return Err(CampaignError::Config("a campaign needs at least one engine".into()));
@@ -101,8 +101,12 @@ impl Campaign {
         if config.oracles.is_empty() {
             return Err(CampaignError::Config("a campaign needs at least one oracle".into()));
         }
-        if config.oracles.contains(&OracleKind::Differential) && engines.len() < 2 {
-            return Err(CampaignError::Config("the differential oracle needs two or more engines".into()));
+        if let Some(o) = config.oracles.iter().map(|k| oracle(*k)).find(|o| o.engines_needed() > engines.len()) {
+            return Err(CampaignError::Config(format!(
+                "the {} oracle needs {} or more engines",
+                o.kind(),
+                o.engines_needed()
+            )));
         }
         for (kind, names) in &config.relations {
             let known = oracle(*kind).relations();
@@ -113,7 +117,7 @@ impl Campaign {
                 )));
             }
         }
-        if config.oracles.contains(&OracleKind::CrossLanguage) {
+        if config.oracles.contains(&OracleKind::CROSS_LANGUAGE) {
             if config.exec.language == Language::Gremlin {
                 return Err(CampaignError::Config(
                     "the cross-language oracle asks in both languages itself: leave out --language gremlin".into(),
@@ -132,7 +136,7 @@ impl Campaign {
             if let Some(e) = engines.iter().find(|e| !e.languages().contains(&Language::Gremlin)) {
                 return Err(CampaignError::Config(format!("{} does not answer Gremlin", e.name())));
             }
-            if let Some(o) = config.oracles.iter().find(|o| !o.speaks_gremlin()) {
+            if let Some(o) = config.oracles.iter().find(|o| !oracle(**o).speaks_gremlin()) {
                 return Err(CampaignError::Config(format!(
                     "the {o} oracle works on Cypher only (Gremlin campaigns: crash, error, differential)"
                 )));
@@ -188,8 +192,8 @@ impl Campaign {
             ..Summary::default()
         };
         // In the order verdicts are asked for: crash first.
-        let oracles: Vec<Box<dyn Oracle>> =
-            OracleKind::ALL.into_iter().filter(|k| self.config.oracles.contains(k)).map(oracle).collect();
+        let oracles: Vec<&dyn Oracle> =
+            crate::oracle::all().filter(|o| self.config.oracles.contains(&o.kind())).collect();
         // Oracles that run queries of their own take turns by weight.
         let turns: Vec<(usize, u32)> = oracles
             .iter()
@@ -200,7 +204,8 @@ impl Campaign {
         let mut used: BTreeSet<Feature> = BTreeSet::new();
         let mut combinations: BTreeSet<(usize, Vec<String>)> = BTreeSet::new();
         // Plans are read from each engine as named, not from its other configurations.
-        let baselines: Vec<usize> = (0..names.len()).filter(|&i| crate::settings::baseline(&names, i) == i).collect();
+        let baselines: Vec<usize> =
+            (0..names.len()).filter(|&i| crate::oracle::settings::baseline(&names, i) == i).collect();
         let mut engine_time = Duration::ZERO;
         let budget = self.config.budget;
         self.deadline = match budget {
@@ -228,15 +233,15 @@ impl Campaign {
         // A Gremlin campaign generates from the steps every engine's dialect shares.
         let gremlin = (self.config.exec.language == Language::Gremlin).then(|| self.gremlin_dialect());
         let gremlin_config = GremlinConfig {
-            deterministic: self.config.oracles.iter().any(|o| o.reads_values()),
+            deterministic: self.config.oracles.iter().any(|o| oracle(*o).reads_values()),
             ..GremlinConfig::default()
         };
         let mut used_steps: BTreeSet<&'static str> = BTreeSet::new();
         // The cross-language oracle draws its questions from the steps every
         // engine accepts and the translation covers.
-        let fragment = self.config.oracles.contains(&OracleKind::CrossLanguage).then(|| {
+        let fragment = self.config.oracles.contains(&OracleKind::CROSS_LANGUAGE).then(|| {
             let mut d = self.gremlin_dialect();
-            d.steps.retain(|s| crate::cross_language::FRAGMENT.contains(s));
+            d.steps.retain(|s| crate::oracle::cross_language::FRAGMENT.contains(s));
             d
         });
         let mut nth_graph = 0u64;
@@ -438,7 +443,7 @@ impl Campaign {
                 }
                 if let Some((i, ran, finding)) = verdict {
                     let at = Position { graph: &graph, graph_index, case_index };
-                    self.handle(&mut s, &mut engine_time, oracles[i].as_ref(), &names, at, ran, finding)?;
+                    self.handle(&mut s, &mut engine_time, oracles[i], &names, at, ran, finding)?;
                 }
                 self.tick(&mut s, started, &mut last_written, progress)?;
             }

@@ -155,7 +155,7 @@ impl Reducer<'_> {
         if hang {
             run.limits.time = run.limits.time.saturating_sub(crate::work::longer_timeout(self.exec.timeout));
         }
-        let graph_too = !hang && self.oracle.kind() != crate::oracle::OracleKind::Metamorphic;
+        let graph_too = !hang && self.oracle.reduces_graph();
         let mut state = self.state(case, None);
         // A finding the case shows only now and then (answers that depend
         // on memory layout): every candidate gets several tries, or one
@@ -241,7 +241,7 @@ impl Reducer<'_> {
             // relationships unique differently (a settings finding on Grafeo
             // lost its guard and turned into another bug): there a guard goes
             // only where no engine's answer changes without it.
-            guards: !self.oracle.kind().compares_a_pair(),
+            guards: !self.oracle.compares_a_pair(),
             tries: 1,
         }
     }
@@ -298,7 +298,7 @@ impl Reducer<'_> {
             // of engines localized, a crash by its clause), or it would keep
             // its observer's signature.
             let kind = self.oracle.kind();
-            if (kind.compares_a_pair() || kind == crate::oracle::OracleKind::Crash) && !run.spent() {
+            if (self.oracle.compares_a_pair() || kind == crate::oracle::OracleKind::CRASH) && !run.spent() {
                 state.best = self.replay(state, run)?;
                 // Not even the case as it came shows on a fresh load.
                 if state.best.is_none() {
@@ -544,7 +544,7 @@ impl Reducer<'_> {
         // entities stay in scope after a DELETE.
         use crate::oracle::OracleKind;
         let rules = graphlancer_cypher::check::Rules {
-            entities_after_delete: matches!(self.oracle.kind(), OracleKind::Crash | OracleKind::Error),
+            entities_after_delete: [OracleKind::CRASH, OracleKind::ERROR].contains(&self.oracle.kind()),
         };
         group.iter().all(|c| {
             graphlancer_cypher::check::result_types_with(&c.query, self.judge.schema, rules).is_ok()

@@ -39,7 +39,7 @@ impl Reducer<'_> {
         // A finding that shows only now and then also vanishes now and then:
         // a pinned operand's run would blame whatever it changed.
         let flaky = run.tries > 1 || state.replays.0 < state.replays.1;
-        if !self.oracle.kind().compares_a_pair() || !differs || flaky || grouping || query.traversal.is_some() {
+        if !self.oracle.compares_a_pair() || !differs || flaky || grouping || query.traversal.is_some() {
             return Ok(());
         }
         let schema = self.judge.schema;
@@ -176,7 +176,7 @@ impl Reducer<'_> {
     pub(super) fn localize(&mut self, state: &mut State) -> Result<(), EngineError> {
         use crate::localize::Symptom;
         use crate::signature::Fault;
-        let paired = self.oracle.kind().compares_a_pair();
+        let paired = self.oracle.compares_a_pair();
         let Some((case, outcomes, finding)) = state.best.as_mut() else { return Ok(()) };
         let symptom = match &finding.signature.fault {
             Fault::Values { .. } => Symptom::Values,

@@ -49,7 +49,7 @@ use graphlancer_model::{CaseRng, Comparison, Difference, ResultSet, RowOrder, To
 use rand::Rng;
 
 use crate::oracle::{BuildCx, CaseQuery, JudgeCx, Oracle, OracleKind, TestCase, Verdict};
-use crate::relation::{NO_ROWS, broken, rows_of};
+use crate::oracle::relation::{NO_ROWS, broken, rows_of};
 
 /// Equivalent and subset rewrites.
 pub struct Rewrite;
@@ -71,7 +71,11 @@ const REWRITES: [&str; 11] = [
 
 impl Oracle for Rewrite {
     fn kind(&self) -> OracleKind {
-        OracleKind::Rewrite
+        OracleKind::REWRITE
+    }
+
+    fn about(&self) -> &'static str {
+        "equivalent and subset rewrites of a generated query"
     }
 
     fn relations(&self) -> &'static [&'static str] {
@@ -615,11 +619,11 @@ fn with_star(q: &Query, cx: &BuildCx<'_, '_>) -> Option<Query> {
 /// A rewrite relation broken on `engine`, named by the relation and how it broke.
 fn rewrite_broken(engine: &str, case: &TestCase, how: &str, summary: String, words: String) -> Verdict {
     broken(
-        OracleKind::Rewrite,
+        OracleKind::REWRITE,
         engine,
         &case.relation,
         how,
-        crate::relation::cause(&case.queries[0].ast),
+        crate::oracle::relation::cause(&case.queries[0].ast),
         summary,
         words,
     )

@@ -7,7 +7,7 @@
 use graphlancer_cypher::validity::neo4j_refuses;
 use graphlancer_engines::{ErrorClass, Outcome};
 
-use crate::crash::judge_each;
+use crate::oracle::crash::judge_each;
 use crate::oracle::{JudgeCx, Oracle, OracleKind, TestCase, Verdict};
 use crate::signature::{Fault, refused_construct};
 
@@ -26,7 +26,19 @@ fn fault(o: &Outcome) -> Option<Fault> {
 
 impl Oracle for UnexpectedError {
     fn kind(&self) -> OracleKind {
-        OracleKind::Error
+        OracleKind::ERROR
+    }
+
+    fn about(&self) -> &'static str {
+        "syntax, semantic and unsupported errors on queries Neo4j 5 accepts"
+    }
+
+    fn speaks_gremlin(&self) -> bool {
+        true
+    }
+
+    fn reads_values(&self) -> bool {
+        false
     }
 
     fn per_query(&self) -> bool {
@@ -38,7 +50,7 @@ impl Oracle for UnexpectedError {
         if case.queries.iter().any(|q| q.traversal.is_none() && neo4j_refuses(&q.ast).is_some()) {
             return Verdict::Skip("Neo4j 5 refuses the query too");
         }
-        judge_each(OracleKind::Error, cx, case, outcomes, fault, |f| match f {
+        judge_each(OracleKind::ERROR, cx, case, outcomes, fault, |f| match f {
             Fault::UnexpectedError { class, .. } => {
                 format!("{class} error on a query the dialect profile says the engine accepts")
             }

@@ -56,7 +56,23 @@ pub(crate) fn judge_each(
 
 impl Oracle for Crash {
     fn kind(&self) -> OracleKind {
-        OracleKind::Crash
+        OracleKind::CRASH
+    }
+
+    fn about(&self) -> &'static str {
+        "crashes, hangs and internal errors on valid queries"
+    }
+
+    fn runs_by_default(&self, _: usize) -> bool {
+        true
+    }
+
+    fn speaks_gremlin(&self) -> bool {
+        true
+    }
+
+    fn reads_values(&self) -> bool {
+        false
     }
 
     fn per_query(&self) -> bool {
@@ -64,7 +80,7 @@ impl Oracle for Crash {
     }
 
     fn judge(&self, cx: &JudgeCx<'_>, case: &TestCase, outcomes: &[Vec<Outcome>]) -> Verdict {
-        judge_each(OracleKind::Crash, cx, case, outcomes, fault, |f| {
+        judge_each(OracleKind::CRASH, cx, case, outcomes, fault, |f| {
             let what = match f {
                 Fault::Crash => "crash",
                 Fault::Timeout => "timeout",

@@ -42,7 +42,19 @@ pub fn pairs(names: &[String]) -> Vec<(usize, usize)> {
 
 impl Oracle for SettingsOracle {
     fn kind(&self) -> OracleKind {
-        OracleKind::Settings
+        OracleKind::SETTINGS
+    }
+
+    fn about(&self) -> &'static str {
+        "each engine under the pairwise configurations of its switches, against itself as given"
+    }
+
+    fn runs_by_default(&self, _: usize) -> bool {
+        false
+    }
+
+    fn compares_a_pair(&self) -> bool {
+        true
     }
 
     fn adds_queries(&self) -> bool {
@@ -55,12 +67,12 @@ impl Oracle for SettingsOracle {
         cx: &BuildCx<'_, '_>,
         _: &mut CaseRng,
     ) -> Result<TestCase, &'static str> {
-        crate::differential::compared(source, cx, "settings", "one configuration")
+        crate::oracle::differential::compared(source, cx, "settings", "one configuration")
     }
 
     fn judge(&self, cx: &JudgeCx<'_>, case: &TestCase, outcomes: &[Vec<Outcome>]) -> Verdict {
         let pairs = pairs(cx.names);
-        match crate::differential::judge_pairs(OracleKind::Settings, cx, case, outcomes, &pairs) {
+        match crate::oracle::differential::judge_pairs(OracleKind::SETTINGS, cx, case, outcomes, &pairs) {
             Verdict::Finding(mut f) => {
                 let config = &f.signature.engines[1];
                 let flipped = switches(config);
@@ -108,7 +120,7 @@ mod tests {
             panic!("a finding")
         };
         assert_eq!(signature.engines, ["e", "e?a=1"]);
-        assert_eq!(signature.oracle, OracleKind::Settings);
+        assert_eq!(signature.oracle, OracleKind::SETTINGS);
         assert!(summary.contains("flipping a=1 alone"), "{summary}");
         // Only both together differ.
         let Verdict::Finding(Finding { signature, summary, .. }) = judge(&names, &[1, 1, 1, 2]) else {

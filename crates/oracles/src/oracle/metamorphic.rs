@@ -69,7 +69,7 @@ use graphlancer_model::{CaseRng, Comparison, ID_PROPERTY, ResultSet, RowOrder, T
 use rand::Rng;
 
 use crate::oracle::{BuildCx, CaseQuery, JudgeCx, Oracle, OracleKind, TestCase, Verdict};
-use crate::relation::{NO_ROWS, broken, rows_of};
+use crate::oracle::relation::{NO_ROWS, broken, rows_of};
 
 mod dynamic;
 
@@ -99,7 +99,15 @@ const RELATIONS: [&str; 15] = [
 
 impl Oracle for Metamorphic {
     fn kind(&self) -> OracleKind {
-        OracleKind::Metamorphic
+        OracleKind::METAMORPHIC
+    }
+
+    fn about(&self) -> &'static str {
+        "GAMERA's graph-aware metamorphic relations"
+    }
+
+    fn reduces_graph(&self) -> bool {
+        false
     }
 
     fn relations(&self) -> &'static [&'static str] {
@@ -183,7 +191,7 @@ impl Oracle for Metamorphic {
             if !held {
                 let shown: Vec<String> = rows.iter().map(|r| summarize(r)).collect();
                 return broken(
-                    OracleKind::Metamorphic,
+                    OracleKind::METAMORPHIC,
                     engine,
                     name,
                     "violated",

@@ -86,7 +86,11 @@ fn final_return(q: &Query) -> Option<&Projection> {
 
 impl Oracle for Partition {
     fn kind(&self) -> OracleKind {
-        OracleKind::Partition
+        OracleKind::PARTITION
+    }
+
+    fn about(&self) -> &'static str {
+        "ternary logic partitioning: Q against Q and p, Q and not p, Q and p is null"
     }
 
     fn build(&self, source: &Generated, cx: &BuildCx<'_, '_>, rng: &mut CaseRng) -> Result<TestCase, &'static str> {
@@ -157,10 +161,10 @@ impl Oracle for Partition {
                 let what = if combine.is_some() { "combined aggregates" } else { "rows" };
                 return Verdict::Finding(Finding {
                     signature: Signature {
-                        oracle: OracleKind::Partition,
+                        oracle: OracleKind::PARTITION,
                         engines: vec![name.clone()],
                         fault: Fault::Relation { name: "partition".into(), how: how.into() },
-                        shape: crate::relation::cause(&case.queries[0].ast),
+                        shape: crate::oracle::relation::cause(&case.queries[0].ast),
                     },
                     summary: format!(
                         "{name}: the query's {what} differ from those of its three partitions on p ({} against {} rows)",

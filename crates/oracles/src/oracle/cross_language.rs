@@ -27,7 +27,15 @@ pub struct CrossLanguage;
 
 impl Oracle for CrossLanguage {
     fn kind(&self) -> OracleKind {
-        OracleKind::CrossLanguage
+        OracleKind::CROSS_LANGUAGE
+    }
+
+    fn about(&self) -> &'static str {
+        "one question in Cypher and in Gremlin on each engine that answers both"
+    }
+
+    fn runs_by_default(&self, _: usize) -> bool {
+        false
     }
 
     fn build(
@@ -76,7 +84,7 @@ impl Oracle for CrossLanguage {
                     let Comparison::Differ(d) = compare(g, c, &order, Tolerance::default()) else { continue };
                     let steps = || gremlin.traversal.as_ref().map(Traversal::constructs);
                     let (fault, shape) = match &d {
-                        _ if crate::differential::null_for_nothing(g, c) => (Fault::NullForNothing, None),
+                        _ if crate::oracle::differential::null_for_nothing(g, c) => (Fault::NullForNothing, None),
                         Difference::ColumnCount { .. } => (Fault::ColumnCount, steps()),
                         Difference::Rows { .. } if g.rows.len() != c.rows.len() => (Fault::RowCount, steps()),
                         Difference::Rows { .. } => {

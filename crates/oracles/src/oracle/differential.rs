@@ -17,7 +17,27 @@ pub struct Differential;
 
 impl Oracle for Differential {
     fn kind(&self) -> OracleKind {
-        OracleKind::Differential
+        OracleKind::DIFFERENTIAL
+    }
+
+    fn about(&self) -> &'static str {
+        "one query's answers compared across engines, releases or settings"
+    }
+
+    fn runs_by_default(&self, engines: usize) -> bool {
+        engines > 1
+    }
+
+    fn engines_needed(&self) -> usize {
+        2
+    }
+
+    fn compares_a_pair(&self) -> bool {
+        true
+    }
+
+    fn speaks_gremlin(&self) -> bool {
+        true
     }
 
     fn adds_queries(&self) -> bool {
@@ -39,7 +59,7 @@ impl Oracle for Differential {
         let truth = cx.names.iter().position(|n| n == graphlancer_engines::reference::NAME);
         let first = truth.unwrap_or(0);
         let pairs: Vec<(usize, usize)> = (0..cx.names.len()).filter(|&i| i != first).map(|i| (first, i)).collect();
-        let verdict = judge_pairs(OracleKind::Differential, cx, case, outcomes, &pairs);
+        let verdict = judge_pairs(OracleKind::DIFFERENTIAL, cx, case, outcomes, &pairs);
         match (verdict, truth, outcomes.first()) {
             (Verdict::Finding(mut f), Some(t), Some(answers)) => {
                 let wrong: Vec<usize> =
@@ -181,7 +201,7 @@ mod tests {
     use graphlancer_engines::{ErrorClass, Outcome};
     use graphlancer_model::{ResultSet, Value};
 
-    use crate::crash::Crash;
+    use crate::oracle::crash::Crash;
     use crate::oracle::{CaseQuery, Finding, JudgeCx, Oracle, TestCase, Verdict};
 
     use super::Differential;
@@ -287,7 +307,7 @@ mod tests {
     fn answers_graphlancer_cannot_read_are_never_findings() {
         let ab = ["a", "b"];
         let unread = Outcome::Undecodable { message: "a point value".into() };
-        for oracle in [&Differential as &dyn Oracle, &Crash, &crate::error::UnexpectedError] {
+        for oracle in [&Differential as &dyn Oracle, &Crash, &crate::oracle::error::UnexpectedError] {
             assert_eq!(judge(oracle, &ab, &plain(), &[rows(&[1]), unread.clone()]), Verdict::Pass);
             assert_eq!(judge(oracle, &ab, &plain(), &[unread.clone(), rows(&[1])]), Verdict::Pass);
         }

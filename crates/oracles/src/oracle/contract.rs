@@ -2,7 +2,8 @@
 //! own test case (one query, or a group of queries bound by a relation) from
 //! a generated query and the graph, and judges every engine's outcomes on it.
 //! The campaign loop only schedules, runs, counts, confirms, reduces and
-//! records; adding an oracle is one file and one line in the registry.
+//! records; adding an oracle is one file and one line in the registry
+//! ([`crate::oracle`]).
 
 use graphlancer_cypher::{DialectProfile, Generated, Generator};
 use graphlancer_engines::Outcome;
@@ -10,8 +11,8 @@ use graphlancer_gremlin::{Traversal, TraversalGenerator};
 use graphlancer_model::{CaseRng, Graph, Schema};
 use rand::Rng;
 
-pub use crate::case::{CaseQuery, FeatureDifference, Finding, TestCase, Verdict};
-pub use crate::kind::OracleKind;
+use crate::case::{CaseQuery, TestCase, Verdict};
+use crate::kind::OracleKind;
 
 /// What an oracle may use to build a test case.
 pub struct BuildCx<'a, 'g> {
@@ -57,9 +58,48 @@ pub struct JudgeCx<'a> {
 }
 
 /// A test oracle.
-pub trait Oracle {
+pub trait Oracle: Sync {
     /// Which oracle this is.
     fn kind(&self) -> OracleKind;
+
+    /// One line for `--help`: what it checks.
+    fn about(&self) -> &'static str;
+
+    /// Whether it runs when no `--oracle` is named, in a campaign of
+    /// `engines` engines: by default an oracle checks one engine alone.
+    fn runs_by_default(&self, engines: usize) -> bool {
+        engines == 1
+    }
+
+    /// The fewest engines a campaign needs to run it.
+    fn engines_needed(&self) -> usize {
+        1
+    }
+
+    /// Whether it judges answers of a pair of engines (or of
+    /// configurations of one) against each other: its findings are
+    /// localized, and reduction keeps relationship-uniqueness guards.
+    fn compares_a_pair(&self) -> bool {
+        false
+    }
+
+    /// Whether it works on Gremlin too (it judges a query's outcomes
+    /// without rewriting it).
+    fn speaks_gremlin(&self) -> bool {
+        false
+    }
+
+    /// Whether reduction may shrink a finding's graph: not where the case's
+    /// queries name nodes the graph must keep (GAMERA's anchors).
+    fn reduces_graph(&self) -> bool {
+        true
+    }
+
+    /// Whether it reads row values (and so needs adapters to decode them
+    /// and queries to be deterministic).
+    fn reads_values(&self) -> bool {
+        true
+    }
 
     /// Whether it judges every query run, one at a time (crash, error),
     /// rather than building test cases of its own.
