@@ -175,6 +175,25 @@ fn an_oracle_can_be_kept_to_named_relations() {
     assert!(stderr(&o).contains("no relation 'no-such'"), "{}", stderr(&o));
 }
 
+/// GSlicer's graph cutting on two real engines that count right: both
+/// splits are built and judged, and neither relation fires.
+#[test]
+fn the_graph_cut_relations_hold_on_grafeo_and_falkordb() {
+    for engine in ["grafeo", "falkordb"] {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let out = dir.path().join("out");
+        let args = ["run", "--engine", engine, "--oracle", "graph-cut", "--queries", "150", "--seed", "9"];
+        let o = graphlancer(&[&args[..], &["--out", out.to_str().expect("utf-8"), "--json"]].concat());
+        assert_eq!(o.status.code(), Some(0), "{engine}: {}", stderr(&o));
+        let summary: serde_json::Value = serde_json::from_slice(&o.stdout).expect("summary JSON");
+        for name in ["components", "split"] {
+            let r = &summary["relations"][format!("graph-cut:{name}")];
+            assert!(r["run"].as_u64().unwrap_or(0) > 10, "{engine}: {name} seldom ran: {}", summary["relations"]);
+            assert_eq!(r["findings"], 0, "{engine}: {name}");
+        }
+    }
+}
+
 /// The reachability, fusion and edge-property relations, and the label and
 /// split rewrites, on an engine that answers them right: each runs, and none
 /// fires (a relation that fires on a correct answer is graphlancer's defect).

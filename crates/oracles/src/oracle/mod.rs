@@ -30,6 +30,7 @@ registry! {
     metamorphic::Metamorphic,
     settings::SettingsOracle,
     cross_language::CrossLanguage,
+    graph_cut::GraphCut,
 }
 
 /// Every oracle, in registry order: the order defaults are listed in.
