@@ -205,6 +205,7 @@ features! {
     FnIsEmpty = "fn_isEmpty",
     FnLowerUpper = "fn_lower",
     FnBTrim = "fn_btrim",
+    FnTrimChars = "fn_trim_chars",
     FnCharLength = "fn_char_length",
     FnNormalize = "fn_normalize",
     FnNullIf = "fn_nullIf",

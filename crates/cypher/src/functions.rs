@@ -177,6 +177,8 @@ pub const FUNCTIONS: &[Function] = &[
     f("lower", Feature::FnLowerUpper, &[K::String], K::String),
     f("upper", Feature::FnLowerUpper, &[K::String], K::String),
     f("btrim", Feature::FnBTrim, &[K::String, K::String], K::String),
+    f("ltrim", Feature::FnTrimChars, &[K::String, K::String], K::String),
+    f("rtrim", Feature::FnTrimChars, &[K::String, K::String], K::String),
     f("char_length", Feature::FnCharLength, &[K::String], K::Int),
     f("character_length", Feature::FnCharLength, &[K::String], K::Int),
     f("normalize", Feature::FnNormalize, &[K::String], K::String),

@@ -261,6 +261,14 @@ pub(crate) fn call(ev: &Ev<'_>, name: &str, args: Vec<V>) -> Result<V, Failure> 
             let set: Vec<char> = ascii(chars)?.chars().collect();
             V::Str(ascii(s)?.trim_matches(|c| set.contains(&c)).to_owned())
         }
+        ("ltrim", [V::Str(s), V::Str(chars)]) => {
+            let set: Vec<char> = ascii(chars)?.chars().collect();
+            V::Str(ascii(s)?.trim_start_matches(|c| set.contains(&c)).to_owned())
+        }
+        ("rtrim", [V::Str(s), V::Str(chars)]) => {
+            let set: Vec<char> = ascii(chars)?.chars().collect();
+            V::Str(ascii(s)?.trim_end_matches(|c| set.contains(&c)).to_owned())
+        }
         _ => {
             let kinds: Vec<&str> = args.iter().map(V::kind).collect();
             return Err(Failure::unsupported(format!("{name}() of {}", kinds.join(", "))));

@@ -112,6 +112,23 @@ fn columns_come_in_return_order_and_values_decode() {
     assert_eq!(class(deleted), ErrorClass::Runtime);
 }
 
+/// The generated `ltrim(s, chars)` / `rtrim(s, chars)`: ArcadeDB trims the
+/// characters as Neo4j 5 does, and so does the reference.
+#[test]
+fn ltrim_and_rtrim_with_characters_agree_with_the_reference_on_arcadedb() {
+    let mut db = managed();
+    let g = graph(12, 5, 5);
+    db.load(&g).expect("loads");
+    let text = "RETURN ltrim('xxa', 'x') AS a, rtrim('abab', 'ab') AS b, ltrim('a b', 'ab') AS c";
+    let engine = rows(db.execute(text, &ExecOptions::default()).expect("runs"));
+    let mut reference = graphlancer_engines::reference::Reference::default();
+    reference.load(&g).expect("loads");
+    let right = rows(reference.execute(text, &ExecOptions::default()).expect("the reference answers"));
+    let strings = |s: [&str; 3]| s.iter().map(|x| Value::String((*x).into())).collect::<Vec<_>>();
+    assert_eq!(right.rows, vec![strings(["a", "", " b"])]);
+    assert_eq!(engine.rows, right.rows);
+}
+
 #[test]
 fn writes_are_rolled_back_and_faults_are_survived() {
     let mut db = managed();

@@ -319,6 +319,7 @@ impl<'g> Builder<'g, '_> {
             (Feature::FnCoalesce, 1),
             (Feature::FnLowerUpper, 1),
             (Feature::FnBTrim, 1),
+            (Feature::FnTrimChars, 1),
             (Feature::FnNormalize, 1),
             (Feature::FnOrNull, 1),
         ];
@@ -406,6 +407,12 @@ impl<'g> Builder<'g, '_> {
             Feature::FnBTrim => {
                 let chars = Expr::Literal(Value::String(["a", "ab", " ", ""][self.below(4)].into()));
                 call(Feature::FnBTrim, vec![self.string(d), chars])
+            }
+            Feature::FnTrimChars => {
+                let name = ["ltrim", "rtrim"][self.below(2)];
+                // Not '': ArcadeDB then trims whitespace, where Neo4j 5 trims nothing.
+                let chars = Expr::Literal(Value::String(["a", "ab", " "][self.below(3)].into()));
+                call_named(Feature::FnTrimChars, name, vec![self.string(d), chars])
             }
             Feature::FnNormalize => call(Feature::FnNormalize, vec![self.string(d)]),
             // Not of a float: engines write floats differently.

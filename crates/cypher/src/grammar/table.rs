@@ -649,6 +649,13 @@ pub const CONSTRUCTS: &[Construct] = &[
     c("lower / upper", "manual: string", FN, F(P::FnLowerUpper), "RETURN lower('Ab'), upper('Ab')"),
     c("ltrim / rtrim / trim", "manual: string", FN, F(P::FnTrim), "RETURN ltrim(' a'), rtrim('a '), trim(' a ')"),
     c("btrim", "manual: string", FN, F(P::FnBTrim), "RETURN btrim('xax', 'x')"),
+    c(
+        "ltrim / rtrim with trim characters",
+        "manual: string",
+        FN,
+        F(P::FnTrimChars),
+        "RETURN ltrim('xxa', 'x'), rtrim('axx', 'x')",
+    ),
     c("normalize", "manual: string", FN, F(P::FnNormalize), "RETURN normalize('a')"),
     c("replace", "manual: string", FN, F(P::FnReplace), "RETURN replace('aba', 'a', 'c')"),
     c("reverse (string)", "manual: string", FN, F(P::FnReverse), "RETURN reverse('ab')"),
