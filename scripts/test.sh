@@ -11,6 +11,7 @@ if ! command -v chromium >/dev/null && [[ $(id -u) == 0 ]] && command -v apt-get
   DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium >/dev/null 2>&1 ||
     echo "test.sh: chromium could not be installed; the report test will skip its browser check" >&2
 fi
+scripts/house.sh
 cargo fmt --all -- --check
-cargo clippy --workspace --all-targets --locked -- -D warnings
-cargo test --workspace --locked
+cargo clippy --workspace --all-targets --all-features --locked -- -D warnings
+cargo test --workspace --all-features --locked
