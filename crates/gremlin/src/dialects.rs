@@ -66,7 +66,7 @@ fn grafeo() -> GremlinDialect {
             predicate_connectives: false,
             // has('L1', 'k6', lte('ca')): "Expected value".
             has_label_key_predicate: false,
-            // Triaged in docs/triage/gremlin-grafeo-vs-graphersal-10min.md, by cause.
+            // Triaged by cause: docs/bugs/README.md, Grafeo Gremlin (GA, GD, GE...).
             // GE: g.V().bothE().inV() is otherV(), bothE().outV() the start vertex.
             both_edge_ends: false,
             // GF: g.E().outV().out() expands from the previous hop's far end.

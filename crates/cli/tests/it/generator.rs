@@ -37,7 +37,7 @@ fn run(engine: &mut dyn Engine, dialect: &str, seed: u64, count: u64) -> Tally {
 }
 
 fn assert_rates(engine: &str, t: &Tally) {
-    // At most 1% here (0.5% is the target over 5,000 queries in BENCHMARKS.md;
+    // At most 1% here (0.5% is the target over 2,000 queries in BENCHMARKS.md;
     // each rejection left is an engine bug listed there).
     assert!(
         t.rejected.len() * 100 <= t.total,
