@@ -102,11 +102,9 @@ impl Campaign {
             return Err(CampaignError::Config("a campaign needs at least one oracle".into()));
         }
         if let Some(o) = config.oracles.iter().map(|k| oracle(*k)).find(|o| o.engines_needed() > engines.len()) {
-            return Err(CampaignError::Config(format!(
-                "the {} oracle needs {} or more engines",
-                o.kind(),
-                o.engines_needed()
-            )));
+            let n = o.engines_needed();
+            let n = ["two", "three", "four"].get(n.wrapping_sub(2)).map_or(n.to_string(), |w| (*w).to_owned());
+            return Err(CampaignError::Config(format!("the {} oracle needs {n} or more engines", o.kind())));
         }
         for (kind, names) in &config.relations {
             let known = oracle(*kind).relations();

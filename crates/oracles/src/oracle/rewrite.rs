@@ -54,20 +54,80 @@ use crate::oracle::relation::{NO_ROWS, broken, rows_of};
 /// Equivalent and subset rewrites.
 pub struct Rewrite;
 
+/// The rewrites. A name read back from a case is one of these or refused:
+/// no arm of a match on names stands for the rest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Relation {
+    LabelToWhere,
+    SplitMatch,
+    WithStar,
+    OptionalKeepsRows,
+    InlineToWhere,
+    ReverseDirection,
+    Tautology,
+    InToOr,
+    DropPredicate,
+    OptionalToMatch,
+    NullCheck,
+}
+
+impl Relation {
+    /// Every rewrite, in the order `--oracle rewrite:...` lists them.
+    const ALL: [Relation; 11] = [
+        Relation::LabelToWhere,
+        Relation::SplitMatch,
+        Relation::WithStar,
+        Relation::OptionalKeepsRows,
+        Relation::InlineToWhere,
+        Relation::ReverseDirection,
+        Relation::Tautology,
+        Relation::InToOr,
+        Relation::DropPredicate,
+        Relation::OptionalToMatch,
+        Relation::NullCheck,
+    ];
+
+    const fn name(self) -> &'static str {
+        match self {
+            Relation::LabelToWhere => "label-to-where",
+            Relation::SplitMatch => "split-match",
+            Relation::WithStar => "with-star",
+            Relation::OptionalKeepsRows => "optional-keeps-rows",
+            Relation::InlineToWhere => "inline-to-where",
+            Relation::ReverseDirection => "reverse-direction",
+            Relation::Tautology => "tautology",
+            Relation::InToOr => "in-to-or",
+            Relation::DropPredicate => "drop-predicate",
+            Relation::OptionalToMatch => "optional-to-match",
+            Relation::NullCheck => "null-check",
+        }
+    }
+
+    fn named(name: &str) -> Option<Relation> {
+        Relation::ALL.into_iter().find(|r| r.name() == name)
+    }
+
+    /// Whether one side's rows must be contained in the other's rather than
+    /// equal them: the source's when a predicate is dropped, a MATCH split or
+    /// an OPTIONAL MATCH added, the rewrite's when OPTIONAL becomes MATCH.
+    fn subset(self) -> bool {
+        matches!(
+            self,
+            Relation::DropPredicate | Relation::OptionalToMatch | Relation::OptionalKeepsRows | Relation::SplitMatch
+        )
+    }
+}
+
 /// The rewrites, by name.
-const REWRITES: [&str; 11] = [
-    "label-to-where",
-    "split-match",
-    "with-star",
-    "optional-keeps-rows",
-    "inline-to-where",
-    "reverse-direction",
-    "tautology",
-    "in-to-or",
-    "drop-predicate",
-    "optional-to-match",
-    "null-check",
-];
+const REWRITES: [&str; 11] = {
+    let mut names = [""; 11];
+    let mut i = 0;
+    while i < names.len() {
+        names[i] = Relation::ALL[i].name();
+        i += 1;
+    }
+    names
+};
 
 impl Oracle for Rewrite {
     fn kind(&self) -> OracleKind {
@@ -91,17 +151,18 @@ impl Oracle for Rewrite {
             return Err("the query writes");
         }
         for name in cx.order(&REWRITES, rng) {
-            let rewritten = match name {
-                "inline-to-where" => inline_to_where(source, rng),
-                "reverse-direction" => reverse_direction(q, rng),
-                "tautology" => tautology(source, cx, rng),
-                "in-to-or" => in_to_or(q),
-                "drop-predicate" => drop_predicate(q, rng),
-                "split-match" => split_match(q, rng),
-                "label-to-where" => label_to_where(q, cx, rng),
-                "optional-to-match" => optional_to_match(q, rng),
-                "with-star" => with_star(q, cx),
-                "optional-keeps-rows" => {
+            let relation = Relation::named(name).expect("REWRITES holds the rewrites' names");
+            let rewritten = match relation {
+                Relation::InlineToWhere => inline_to_where(source, rng),
+                Relation::ReverseDirection => reverse_direction(q, rng),
+                Relation::Tautology => tautology(source, cx, rng),
+                Relation::InToOr => in_to_or(q),
+                Relation::DropPredicate => drop_predicate(q, rng),
+                Relation::SplitMatch => split_match(q, rng),
+                Relation::LabelToWhere => label_to_where(q, cx, rng),
+                Relation::OptionalToMatch => optional_to_match(q, rng),
+                Relation::WithStar => with_star(q, cx),
+                Relation::OptionalKeepsRows => {
                     if let Some((before, after)) = optional_keeps_rows(source, rng) {
                         let queries =
                             vec![CaseQuery::new("before", before, None), CaseQuery::new("after", after, None)];
@@ -109,7 +170,7 @@ impl Oracle for Rewrite {
                     }
                     None
                 }
-                _ => null_check(q),
+                Relation::NullCheck => null_check(q),
             };
             if let Some(ast) = rewritten {
                 let rewritten = CaseQuery::new(name, ast, source.order_columns.clone());
@@ -121,14 +182,12 @@ impl Oracle for Rewrite {
 
     fn judge(&self, cx: &JudgeCx<'_>, case: &TestCase, outcomes: &[Vec<Outcome>]) -> Verdict {
         let name = case.relation.strip_prefix("rewrite:").unwrap_or(&case.relation);
-        if name == "null-check" {
+        let Some(relation) = Relation::named(name) else { return Verdict::Skip("a rewrite this build does not know") };
+        if relation == Relation::NullCheck {
             return judge_null_check(cx, case, outcomes);
         }
-        // The rows that must be contained in the others: the source's when a
-        // predicate is dropped or an OPTIONAL MATCH added, the rewrite's when
-        // OPTIONAL becomes MATCH.
-        let subset = matches!(name, "drop-predicate" | "optional-to-match" | "optional-keeps-rows" | "split-match");
-        let swap = name == "optional-to-match";
+        let subset = relation.subset();
+        let swap = relation == Relation::OptionalToMatch;
         let order = match (&case.queries[0].order_columns, subset) {
             (Some(keys), false) => RowOrder::SortedBy(keys.clone()),
             _ => RowOrder::Bag,
@@ -145,7 +204,7 @@ impl Oracle for Rewrite {
                 Comparison::Differ(Difference::Order { .. }) => "order",
                 Comparison::Differ(_) => "values",
             };
-            let words = if name == "optional-keeps-rows" {
+            let words = if relation == Relation::OptionalKeepsRows {
                 "OPTIONAL MATCH keeps every row it is given (extending it with a match, or with nulls where \
                  there is none), so the variables bound before it must come out at least as often as they go in."
                     .to_owned()
@@ -154,7 +213,7 @@ impl Oracle for Rewrite {
                  clauses after it handle rows one at a time, so every row of the MATCH query must be in the \
                  OPTIONAL MATCH query's answer."
                     .to_owned()
-            } else if name == "split-match" {
+            } else if relation == Relation::SplitMatch {
                 "Relationship uniqueness holds within one MATCH only, so a MATCH split into two (its patterns, or \
                  a path cut at a named node) finds every match it found before and perhaps more; the clauses \
                  after it handle rows one at a time, so every row of the original answer must still be in the \

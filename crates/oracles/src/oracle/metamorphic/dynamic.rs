@@ -134,7 +134,7 @@ impl Draw<'_, '_, '_, '_> {
                 let delta = i64::from(!counted(x, &v2));
                 (vec![Self::find("x", x.id), set], v2, delta)
             }
-            _ => {
+            "irrelevant" => {
                 // A node without the label, given the value: the count of L cannot see it.
                 if !self.has(Feature::SetProperty) {
                     return None;
@@ -152,6 +152,8 @@ impl Draw<'_, '_, '_, '_> {
                     Clause::Set { items: vec![SetItem::Property("x".into(), key.clone(), Expr::lit(value.clone()))] };
                 (vec![Self::find("x", z.id), set], value.clone(), 0)
             }
+            // Not a dynamic relation: no case, rather than another relation's.
+            _ => return None,
         };
         let before = if probe == value { before } else { counting(Vec::new(), &probe) };
         let after = counting(prefix, &probe);
