@@ -58,7 +58,7 @@ pub(crate) fn open_options() -> Result<OpenOptions> {
 /// Opens every engine of a campaign.
 pub(crate) fn open_all(specs: &[EngineSpec]) -> Result<Vec<Box<dyn Engine>>> {
     let options = open_options()?;
-    specs.iter().map(|s| Ok(graphlancer_engines::open(s, &options)?)).collect()
+    specs.iter().map(|s| Ok(graphlancer_reference::open(s, &options)?)).collect()
 }
 
 /// A progress bar of `len` steps on stderr, hidden when the output is JSON.

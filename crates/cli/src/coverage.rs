@@ -160,7 +160,7 @@ fn dialect(profile: &DialectProfile, config: &GeneratorConfig, seed: u64, count:
 /// Each construct's example on one engine: its outcome and message.
 fn probe(spec: &str) -> Result<Vec<(String, String)>> {
     let parsed: EngineSpec = spec.parse()?;
-    let mut db = graphlancer_engines::open(&parsed, &crate::common::open_options()?)?;
+    let mut db = graphlancer_reference::open(&parsed, &crate::common::open_options()?)?;
     let release = crate::probe::release(&parsed, db.as_ref()).unwrap_or_else(|| spec.to_owned());
     let probe = crate::probe::run(db.as_mut(), &release)?;
     Ok(probe.answers.into_iter().map(|(_, a)| (a.kind, a.message)).collect())

@@ -123,15 +123,16 @@ fn check(specs: &[String]) -> Vec<Entry> {
         .map(|text| {
             let status = match text.parse::<EngineSpec>() {
                 Err(e) => e.to_string(),
-                Ok(spec) => match crate::common::open_options().and_then(|o| Ok(graphlancer_engines::open(&spec, &o)?))
-                {
-                    Err(e) => format!("unavailable: {e:#}"),
-                    Ok(mut engine) => match engine.execute("RETURN 1 AS one", &ExecOptions::default()) {
-                        Ok(Outcome::Rows(_)) => format!("ready: {} {}", engine.name(), engine.version()),
-                        Ok(other) => format!("answers, but `RETURN 1` gave {}", other.kind()),
-                        Err(e) => format!("unavailable: {e}"),
-                    },
-                },
+                Ok(spec) => {
+                    match crate::common::open_options().and_then(|o| Ok(graphlancer_reference::open(&spec, &o)?)) {
+                        Err(e) => format!("unavailable: {e:#}"),
+                        Ok(mut engine) => match engine.execute("RETURN 1 AS one", &ExecOptions::default()) {
+                            Ok(Outcome::Rows(_)) => format!("ready: {} {}", engine.name(), engine.version()),
+                            Ok(other) => format!("answers, but `RETURN 1` gave {}", other.kind()),
+                            Err(e) => format!("unavailable: {e}"),
+                        },
+                    }
+                }
             };
             Entry { spec: text.clone(), engine: "", needs: String::new(), status }
         })
@@ -230,7 +231,7 @@ pub(crate) fn probe(specs: &[String], json: bool) -> Result<ExitCode> {
     let mut entries = Vec::new();
     for text in specs {
         let spec: EngineSpec = text.parse()?;
-        let mut db = graphlancer_engines::open(&spec, &crate::common::open_options()?)?;
+        let mut db = graphlancer_reference::open(&spec, &crate::common::open_options()?)?;
         let Some(release) = crate::probe::release(&spec, db.as_ref()) else {
             anyhow::bail!(
                 "{text} is not probed: a server at an address is the user's, the reference's profile is what it computes, and graphersal speaks Gremlin"

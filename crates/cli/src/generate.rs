@@ -409,11 +409,11 @@ pub(crate) fn bench_reference(specs: &[String], count: usize, seed: u64) -> Resu
     let mut rows = Vec::new();
     for spec in specs {
         let spec: graphlancer_engines::EngineSpec = spec.parse()?;
-        let mut db = graphlancer_engines::open(&spec, &crate::common::open_options()?)?;
+        let mut db = graphlancer_reference::open(&spec, &crate::common::open_options()?)?;
         let profile = DialectProfile::built_in(db.dialect())?;
         let graph = crate::generate(seed, &crate::common::limited(profile.graph))?;
         db.load(&graph)?;
-        let mut reference = graphlancer_engines::reference::Reference::default();
+        let mut reference = graphlancer_reference::engine::Reference::default();
         reference.load(&graph)?;
         let config = GeneratorConfig::preset(Preset::Differential);
         let generator = Generator::new(&graph, &profile, &config);

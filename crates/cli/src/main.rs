@@ -372,7 +372,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Exec { engine, graph, case, timeout, json, language, queries } => {
             let spec: EngineSpec = engine.parse()?;
-            let mut db = graphlancer_engines::open(&spec, &open_options()?)?;
+            let mut db = graphlancer_reference::open(&spec, &open_options()?)?;
             speaks(db.as_ref(), language)?;
             let (g, source) = match &case {
                 Some(dir) => {
@@ -422,7 +422,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Validity { engine, generate: args, graph_seed, timeout, json } => {
             let spec: EngineSpec = engine.parse()?;
-            let mut db = graphlancer_engines::open(&spec, &open_options()?)?;
+            let mut db = graphlancer_reference::open(&spec, &open_options()?)?;
             speaks(db.as_ref(), args.language)?;
             let g = generate(graph_seed, &limited(args.graph_limits(db.dialect())?))?;
             let v =

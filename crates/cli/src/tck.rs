@@ -57,7 +57,7 @@ pub(crate) fn run(
     let mut db = match spec {
         EngineSpec::Reference => None,
         _ => Some(
-            graphlancer_engines::open(&spec, &crate::common::open_options()?)
+            graphlancer_reference::open(&spec, &crate::common::open_options()?)
                 .with_context(|| format!("cannot open {engine}"))?,
         ),
     };

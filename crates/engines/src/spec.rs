@@ -337,7 +337,12 @@ pub fn open(spec: &EngineSpec, options: &OpenOptions) -> Result<Box<dyn Engine>,
         EngineSpec::GremlinServer { address } => {
             Box::new(crate::gremlin_server::GremlinServer::connect(spec.to_string(), address)?)
         }
-        EngineSpec::Reference => Box::new(crate::reference::Reference::default()),
+        EngineSpec::Reference => {
+            return Err(EngineError::Start {
+                engine: crate::REFERENCE,
+                detail: "the reference runs in process: open it with graphlancer_reference::open".into(),
+            });
+        }
         EngineSpec::ArcadeDbManaged => {
             let python = engines_dir("arcadedb")?.python("arcadedb", "arcadedb-embedded", ARCADEDB_VERSION)?;
             Box::new(BoltEngine::managed_arcadedb(ManagedArcadeDb::start(python)?)?)

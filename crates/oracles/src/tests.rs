@@ -631,7 +631,7 @@ fn engines_wrong_alike_by_the_reference_are_named_as_sharing_the_answer() {
     let three = || Outcome::Rows(ResultSet::new(vec!["x".into()], vec![vec![Value::Int(1)]; 3]));
     let summaries = |others: [Box<dyn Engine>; 2]| -> Vec<String> {
         let dir = tempfile::tempdir().expect("tempdir");
-        let (truth, _) = Fake::new(graphlancer_engines::reference::NAME, |_| one_row());
+        let (truth, _) = Fake::new(graphlancer_engines::REFERENCE, |_| one_row());
         let [a, b] = others;
         let mut c = config(dir.path(), vec![OracleKind::DIFFERENTIAL], 3);
         c.reduce = false;

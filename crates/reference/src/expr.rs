@@ -352,7 +352,7 @@ pub(crate) fn binary(op: BinOp, a: V, b: V) -> Result<V, Failure> {
             y.insert(0, x);
             Ok(V::List(y))
         }
-        (B::Add, V::Str(x), V::Str(y)) => Ok(V::Str(x + &y)),
+        (B::Add, V::Str(x), V::Str(y)) => Ok(V::Str(x + y.as_str())),
         (B::Add, V::Str(x), V::Int(y)) => Ok(V::Str(format!("{x}{y}"))),
         (B::Add, V::Int(x), V::Str(y)) => Ok(V::Str(format!("{x}{y}"))),
         (B::Add, V::Str(_), V::Float(_)) | (B::Add, V::Float(_), V::Str(_)) => {

@@ -9,6 +9,7 @@
 //! kind [`FailureKind::Unsupported`].
 
 mod answer;
+pub mod engine;
 mod eval;
 mod expr;
 mod functions;
@@ -21,6 +22,7 @@ use graphlancer_cypher::ast::Query;
 use graphlancer_model::Graph;
 
 pub use answer::{Answer, Failure, FailureKind, Limits};
+pub use engine::open;
 pub use store::{State, Store};
 
 /// Runs `query` on a copy of `graph` and gives its answer: what it returns

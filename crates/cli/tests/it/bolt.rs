@@ -121,7 +121,7 @@ fn ltrim_and_rtrim_with_characters_agree_with_the_reference_on_arcadedb() {
     db.load(&g).expect("loads");
     let text = "RETURN ltrim('xxa', 'x') AS a, rtrim('abab', 'ab') AS b, ltrim('a b', 'ab') AS c";
     let engine = rows(db.execute(text, &ExecOptions::default()).expect("runs"));
-    let mut reference = graphlancer_engines::reference::Reference::default();
+    let mut reference = graphlancer_reference::engine::Reference::default();
     reference.load(&g).expect("loads");
     let right = rows(reference.execute(text, &ExecOptions::default()).expect("the reference answers"));
     let strings = |s: [&str; 3]| s.iter().map(|x| Value::String((*x).into())).collect::<Vec<_>>();

@@ -393,7 +393,7 @@ pub(super) fn count_all(s: &mut Summary, outcomes: &[Outcome], waited: &[Duratio
 /// Counts, for each engine, whether its answer to a generated query is the
 /// reference's, when the reference is among the engines and both answered.
 pub(super) fn count_agreement(s: &mut Summary, outcomes: &[Outcome], order: &graphlancer_model::RowOrder) {
-    let Some(truth) = s.engines.iter().position(|e| e.spec == graphlancer_engines::reference::NAME) else { return };
+    let Some(truth) = s.engines.iter().position(|e| e.spec == graphlancer_engines::REFERENCE) else { return };
     let answered = |o: &Outcome| matches!(o, Outcome::Rows(_) | Outcome::Error { .. });
     let Some(expected) = outcomes.get(truth).filter(|o| answered(o)) else { return };
     for (i, (summary, outcome)) in s.engines.iter_mut().zip(outcomes).enumerate() {

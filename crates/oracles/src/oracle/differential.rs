@@ -56,7 +56,7 @@ impl Oracle for Differential {
     fn judge(&self, cx: &JudgeCx<'_>, case: &TestCase, outcomes: &[Vec<Outcome>]) -> Verdict {
         // With the reference among the engines, every engine is compared to
         // it, and a finding names each engine that differs from it as wrong.
-        let truth = cx.names.iter().position(|n| n == graphlancer_engines::reference::NAME);
+        let truth = cx.names.iter().position(|n| n == graphlancer_engines::REFERENCE);
         let first = truth.unwrap_or(0);
         let pairs: Vec<(usize, usize)> = (0..cx.names.len()).filter(|&i| i != first).map(|i| (first, i)).collect();
         let verdict = judge_pairs(OracleKind::DIFFERENTIAL, cx, case, outcomes, &pairs);

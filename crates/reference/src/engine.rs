@@ -1,21 +1,22 @@
-//! The reference engine as an engine: it answers the generated queries of
+//! The reference engine as an engine (here, above `graphlancer-engines`, so
+//! that the adapters do not depend on the reference): it answers the generated queries of
 //! a campaign from their AST, in process, and a query given as text once
 //! parsed into that AST. Text the AST cannot express has no answer
 //! ([`Outcome::Open`]), nor has a query the reference leaves open.
 
 use graphlancer_cypher::ast::Query;
+use graphlancer_engines::{Engine, EngineError, EngineSpec, ErrorClass, ExecOptions, OpenOptions, Outcome};
 use graphlancer_model::{Graph, ResultSet};
-use graphlancer_reference::FailureKind;
 
-use crate::{Engine, EngineError, ErrorClass, ExecOptions, Outcome};
+use crate::FailureKind;
 
 /// The reference's name, which oracles take as the engine whose answer is right.
-pub const NAME: &str = "reference";
+pub const NAME: &str = graphlancer_engines::REFERENCE;
 
 /// graphlancer's reference engine over the loaded graph.
 #[derive(Debug, Default)]
 pub struct Reference {
-    store: graphlancer_reference::Store,
+    store: crate::Store,
 }
 
 impl Engine for Reference {
@@ -36,7 +37,7 @@ impl Engine for Reference {
     }
 
     fn load(&mut self, graph: &Graph) -> Result<(), EngineError> {
-        self.store = graphlancer_reference::Store::of(graph);
+        self.store = crate::Store::of(graph);
         Ok(())
     }
 
@@ -64,7 +65,7 @@ impl Engine for Reference {
         }
         // Past the timeout, or with ten times the row cap in one clause, the
         // reference gives up: it runs in graphlancer's own process.
-        let limits = graphlancer_reference::Limits {
+        let limits = crate::Limits {
             max_rows: opts.max_rows.saturating_mul(10),
             deadline: Some(std::time::Instant::now() + opts.timeout),
         };
@@ -78,9 +79,7 @@ impl Engine for Reference {
             &mut self.store
         };
         // A panic is a fault of ours, reported as the reference's internal error.
-        let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            graphlancer_reference::run_on(store, ast, limits)
-        }));
+        let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| crate::run_on(store, ast, limits)));
         Ok(match answer {
             Err(panic) => {
                 let what = panic
@@ -100,5 +99,43 @@ impl Engine for Reference {
                 message: f.message,
             },
         })
+    }
+}
+
+/// Opens the engine `spec` names: the reference here, any other through
+/// `graphlancer_engines::open`.
+///
+/// # Errors
+/// As `graphlancer_engines::open`.
+pub fn open(spec: &EngineSpec, options: &OpenOptions) -> Result<Box<dyn Engine>, EngineError> {
+    match spec {
+        EngineSpec::Reference => Ok(Box::new(Reference::default())),
+        other => graphlancer_engines::open(other, options),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Reference;
+    use graphlancer_engines::Engine;
+
+    /// Each engine's call starts before the other's ends: each waits, up to
+    /// ten seconds, for both to have started, which one after the other
+    /// never see.
+    #[test]
+    fn every_engine_is_asked_at_once() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let mut engines: Vec<Box<dyn Engine>> = vec![Box::new(Reference::default()), Box::new(Reference::default())];
+        let started = AtomicUsize::new(0);
+        let answers = graphlancer_engines::on_each(&mut engines, |e| {
+            started.fetch_add(1, Ordering::SeqCst);
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+            while started.load(Ordering::SeqCst) < 2 && std::time::Instant::now() < deadline {
+                std::thread::yield_now();
+            }
+            (started.load(Ordering::SeqCst), e.name().to_owned())
+        });
+        assert!(answers.iter().all(|(seen, name)| *seen == 2 && name == "reference"), "{answers:?}");
+        assert_eq!(answers.len(), 2);
     }
 }
