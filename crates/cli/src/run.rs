@@ -10,6 +10,7 @@ use graphlancer_cypher::{DialectProfile, GeneratorConfig, Preset};
 use graphlancer_engines::{Engine, EngineSpec, ExecOptions};
 use graphlancer_model::{GraphConfig, Language};
 use graphlancer_oracles::campaign::{Budget, Part, PlanUse};
+use graphlancer_oracles::recheck::{FLAKY_TRIES, Plain, recheck};
 use graphlancer_oracles::reduce::Limits;
 use graphlancer_oracles::report::read_case;
 use graphlancer_oracles::{Campaign, CampaignConfig, JudgeCx, OracleKind, Summary, Verdict, oracle};
@@ -418,24 +419,15 @@ pub(crate) fn replay(dir: &Path, timeout: Duration) -> Result<ExitCode> {
     // A flaky case (it showed in only some replays when it was reduced) is
     // run until it shows, at most FLAKY_TRIES times, each on a fresh load.
     let tries = case.tries();
-    let mut verdict = Verdict::Pass;
-    for attempt in 1..=tries {
-        for e in &mut engines {
-            e.load(&case.graph)?;
-        }
-        let outcomes = graphlancer_oracles::reduce::outcomes(
-            &mut engines,
-            &case_queries.queries,
-            &ExecOptions { timeout, ..ExecOptions::default() },
-        )?;
-        verdict = oracle(case.oracle).judge(&judge, &case_queries, &outcomes);
-        if matches!(&verdict, Verdict::Finding(f) if case.signature.recognizes(&f.signature)) {
-            if tries > 1 {
-                say!("flaky case: shown on try {attempt} of at most {tries}")?;
-            }
-            break;
-        }
+    let exec = ExecOptions { timeout, ..ExecOptions::default() };
+    let mut plain = Plain { engines: &mut engines, exec: &exec, reload: Some(&case.graph) };
+    let rechecked = recheck(&mut plain, oracle(case.oracle), &judge, &case_queries, tries, |f| {
+        case.signature.recognizes(&f.signature)
+    })?;
+    if let Some(attempt) = rechecked.shown_on.filter(|_| tries > 1) {
+        say!("flaky case: shown on try {attempt} of at most {tries}")?;
     }
+    let verdict = rechecked.verdict;
     match verdict {
         Verdict::Finding(f) if case.signature.recognizes(&f.signature) => {
             say!("reproduces: {}", f.summary)?;
@@ -482,7 +474,7 @@ pub(crate) fn reduce(dir: &Path, timeout: Duration, limits: Limits) -> Result<Ex
     // A flaky case gets as many tries as `replay` gives it.
     let mut found = None;
     for _ in 0..case.tries() {
-        let outcomes = graphlancer_oracles::reduce::outcomes(&mut engines, &test_case.queries, &exec)?;
+        let outcomes = graphlancer_oracles::recheck::outcomes(&mut engines, &test_case.queries, &exec)?;
         if let Verdict::Finding(f) = o.judge(&judge, &test_case, &outcomes)
             && case.signature.same_family(&f.signature)
         {
@@ -574,8 +566,8 @@ pub(crate) fn bisect(dir: &Path, family: &str, replace: Option<&str>, timeout: D
     let mut tried: Vec<(String, bool)> = Vec::new();
     let mut unusable: Vec<String> = Vec::new();
     // A finding that showed in only some replays gets as many tries on each
-    // release before the release counts as not showing it.
-    let tries = if case.replays.is_some_and(|(shown, ran)| shown < ran) { 3 } else { 1 };
+    // release as a replay gives it before the release counts as not showing it.
+    let tries = if case.replays.is_some_and(|(shown, ran)| shown < ran) { FLAKY_TRIES } else { 1 };
     let mut shows = |version: &str| -> Result<bool> {
         if let Some((_, s)) = tried.iter().find(|(v, _)| v == version) {
             return Ok(*s);
@@ -605,17 +597,14 @@ pub(crate) fn bisect(dir: &Path, family: &str, replace: Option<&str>, timeout: D
             return Ok(false);
         }
         let judge = JudgeCx { names: &names, schema: &case.graph.schema };
-        let mut shown = false;
-        for _ in 0..tries {
-            let outcomes = graphlancer_oracles::reduce::outcomes(&mut engines, &test_case.queries, &exec)?;
-            // The release tried must be in the finding: a crash of the
-            // engine kept beside it says nothing about this release.
-            shown = matches!(oracle(case.oracle).judge(&judge, &test_case, &outcomes),
-                Verdict::Finding(f) if case.signature.same_kind(&f.signature) && f.signature.engines.contains(&names[at]));
-            if shown {
-                break;
-            }
-        }
+        let mut plain = Plain { engines: &mut engines, exec: &exec, reload: None };
+        // The release tried must be in the finding: a crash of the engine
+        // kept beside it says nothing about this release.
+        let shown = recheck(&mut plain, oracle(case.oracle), &judge, &test_case, tries, |f| {
+            case.signature.same_kind(&f.signature) && f.signature.engines.contains(&names[at])
+        })?
+        .shown_on
+        .is_some();
         tried.push((version.to_owned(), shown));
         Ok(shown)
     };

@@ -10,6 +10,7 @@ pub mod interrupt;
 pub mod kind;
 pub mod localize;
 pub mod oracle;
+pub mod recheck;
 pub mod reduce;
 pub mod report;
 pub mod shape;

@@ -736,7 +736,7 @@ fn reduce_difference(mut engines: Vec<Box<dyn Engine>>, query: graphlancer_cyphe
     let graph = graphlancer_model::generate(1, &GraphConfig { nodes: 4, relationships: 4, ..GraphConfig::default() })
         .expect("a graph");
     let exec = ExecOptions::default();
-    let outcomes = crate::reduce::outcomes(&mut engines, &case.queries, &exec).expect("answers");
+    let outcomes = crate::recheck::outcomes(&mut engines, &case.queries, &exec).expect("answers");
     let Verdict::Finding(finding) = crate::oracle::differential::Differential.judge(&judge, &case, &outcomes) else {
         panic!("the case shows a difference")
     };

@@ -9,6 +9,7 @@ use graphlancer_gremlin::TraversalGenerator;
 use graphlancer_model::derive_rng;
 
 use crate::oracle::{CaseQuery, JudgeCx, Oracle, TestCase, Verdict};
+use crate::recheck::Runs;
 
 use super::config::{PlanUse, Sent};
 use super::summary::{Summary, count_all};
@@ -103,25 +104,6 @@ impl Campaign {
         self.execute_with(q, self.config.exec)
     }
 
-    /// Every query of `case` on every engine under `exec`: the outcomes, and
-    /// the longest an engine took on one query.
-    pub(super) fn rerun(
-        &mut self,
-        case: &TestCase,
-        exec: ExecOptions,
-        engine_time: &mut Duration,
-    ) -> Result<(Vec<Vec<Outcome>>, Duration), CampaignError> {
-        let mut outcomes = Vec::with_capacity(case.queries.len());
-        let mut longest = Duration::ZERO;
-        for q in &case.queries {
-            let (o, waited, wall) = self.execute_with(q, exec)?;
-            *engine_time += wall;
-            longest = longest.max(waited.iter().copied().max().unwrap_or_default());
-            outcomes.push(o);
-        }
-        Ok((outcomes, longest))
-    }
-
     /// `q` on every engine at once under `exec`: the outcomes, each
     /// engine's time, and the wall time they took together.
     pub(super) fn execute_with(
@@ -166,5 +148,26 @@ impl Campaign {
             self.sent.push(Sent::Query { text: text.to_owned(), elapsed: wall, disrupted });
         }
         Ok((outcomes, waited, wall))
+    }
+}
+
+/// The campaign's engines as a recheck runs them: each query counted as
+/// the campaign counts its own (engine time, overheads, the queries sent).
+pub(super) struct Counted<'c> {
+    pub(super) campaign: &'c mut Campaign,
+    pub(super) exec: ExecOptions,
+    pub(super) engine_time: &'c mut Duration,
+    /// The longest an engine took on one query.
+    pub(super) longest: Duration,
+}
+
+impl Runs for Counted<'_> {
+    type Error = CampaignError;
+
+    fn run(&mut self, q: &CaseQuery) -> Result<Vec<Outcome>, CampaignError> {
+        let (outcomes, waited, wall) = self.campaign.execute_with(q, self.exec)?;
+        *self.engine_time += wall;
+        self.longest = self.longest.max(waited.iter().copied().max().unwrap_or_default());
+        Ok(outcomes)
     }
 }

@@ -7,12 +7,14 @@ use std::time::{Duration, Instant};
 use graphlancer_model::Graph;
 
 use crate::case::timed_out;
-use crate::oracle::{Finding, JudgeCx, Oracle, Verdict};
+use crate::oracle::{Finding, JudgeCx, Oracle};
+use crate::recheck::recheck;
 use crate::reduce::Reducer;
 use crate::report::{CASE_FORMAT, Case, EngineRecord, Recorded, ReductionState};
 
 use super::budget::{MIN_REDUCTION, NAMING_TIME, reduction_share_left};
 use super::config::Budget;
+use super::execute::Counted;
 use super::summary::Summary;
 use super::{Campaign, CampaignError, Position, Ran};
 
@@ -90,10 +92,12 @@ impl Campaign {
         if slow_check {
             exec.timeout = crate::work::longer_timeout(exec.timeout);
         }
-        let (again, longest) = self.rerun(&ran.case, exec, engine_time)?;
         let judge = JudgeCx { names, schema: &at.graph.schema };
-        let reproduced = matches!(oracle.judge(&judge, &ran.case, &again),
-            Verdict::Finding(f) if f.signature == finding.signature);
+        let mut counted = Counted { campaign: self, exec, engine_time, longest: Duration::ZERO };
+        let rechecked = recheck(&mut counted, oracle, &judge, &ran.case, 1, |f| f.signature == finding.signature)?;
+        let longest = counted.longest;
+        let reproduced = rechecked.shown_on.is_some();
+        let again = rechecked.outcomes;
         // It needed the extra time: expensive. Finishing within the first
         // bound instead means the hang did not repeat (kept, marked).
         let finished = !timed_out(&again);

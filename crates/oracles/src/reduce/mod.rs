@@ -18,6 +18,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::case::Candidate;
 use crate::oracle::{CaseQuery, Finding, JudgeCx, Oracle, TestCase, Verdict};
+use crate::recheck::outcomes;
+use crate::recheck::{Plain, recheck};
 use crate::shape::sets_keys_every_table_has;
 use crate::signature::Signature;
 
@@ -603,19 +605,22 @@ impl Reducer<'_> {
     /// A flaky finding's candidate is tried up to [`REPLAYS`] times: a
     /// candidate that shows it once keeps it as well as the case did.
     fn trial(&mut self, run: &Run<'_>, queries: Vec<CaseQuery>) -> Result<Option<Shown>, EngineError> {
-        for _ in 1..run.tries {
-            if let Some(found) = self.trial_once(run, queries.clone())? {
-                return Ok(Some(found));
-            }
-        }
-        self.trial_once(run, queries)
+        self.shown(run, queries, run.tries)
     }
 
     /// One run of `queries` on every engine, judged.
     fn trial_once(&mut self, run: &Run<'_>, queries: Vec<CaseQuery>) -> Result<Option<Shown>, EngineError> {
-        let (trial, outcomes, verdict) = self.judged(run, queries)?;
-        Ok(match verdict {
-            Verdict::Finding(f) if f.signature.family() == run.family => Some((trial, outcomes, f)),
+        self.shown(run, queries, 1)
+    }
+
+    /// `queries` as the run's case, rechecked up to `tries` times until it
+    /// shows a finding of the run's family.
+    fn shown(&mut self, run: &Run<'_>, queries: Vec<CaseQuery>, tries: u32) -> Result<Option<Shown>, EngineError> {
+        let trial = TestCase { relation: run.case.relation.clone(), queries, delta: run.case.delta };
+        let mut plain = Plain { engines: self.engines, exec: self.exec, reload: None };
+        let r = recheck(&mut plain, self.oracle, self.judge, &trial, tries, |f| f.signature.family() == run.family)?;
+        Ok(match r.verdict {
+            Verdict::Finding(f) if r.shown_on.is_some() => Some((trial, r.outcomes, f)),
             _ => None,
         })
     }
@@ -627,10 +632,10 @@ impl Reducer<'_> {
         run: &Run<'_>,
         queries: Vec<CaseQuery>,
     ) -> Result<(TestCase, Vec<Vec<Outcome>>, Verdict), EngineError> {
-        let outcomes = outcomes(self.engines, &queries, self.exec)?;
         let trial = TestCase { relation: run.case.relation.clone(), queries, delta: run.case.delta };
-        let verdict = self.oracle.judge(self.judge, &trial, &outcomes);
-        Ok((trial, outcomes, verdict))
+        let mut plain = Plain { engines: self.engines, exec: self.exec, reload: None };
+        let r = recheck(&mut plain, self.oracle, self.judge, &trial, 1, |_| true)?;
+        Ok((trial, r.outcomes, r.verdict))
     }
 }
 
@@ -658,24 +663,6 @@ impl Run<'_> {
             || self.started.elapsed() >= self.limits.time
             || crate::interrupt::stopping()
     }
-}
-
-/// Every engine's outcome on each of `queries`, in order, under `exec`, on
-/// the graph the engines hold.
-pub fn outcomes(
-    engines: &mut [Box<dyn Engine>],
-    queries: &[CaseQuery],
-    exec: &ExecOptions,
-) -> Result<Vec<Vec<Outcome>>, EngineError> {
-    queries
-        .iter()
-        .map(|q| {
-            let exec = ExecOptions { language: q.language(), ..*exec };
-            graphlancer_engines::on_each(engines, |e| e.execute_generated(&q.text_for(e), q.cypher_ast(), &exec))
-                .into_iter()
-                .collect()
-        })
-        .collect()
 }
 
 fn queries_of(case: &TestCase, group: &[Candidate]) -> Vec<CaseQuery> {

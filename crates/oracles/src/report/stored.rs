@@ -117,9 +117,7 @@ impl Case {
     }
 }
 
-/// How many times `graphlancer replay` runs a flaky case before it says
-/// the case does not reproduce.
-pub const FLAKY_TRIES: u32 = 6;
+pub use crate::recheck::FLAKY_TRIES;
 
 fn yes() -> bool {
     true
