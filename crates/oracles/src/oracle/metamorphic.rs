@@ -79,23 +79,82 @@ mod compound;
 pub struct Metamorphic;
 
 /// The relations, by name.
-const RELATIONS: [&str; 15] = [
-    "symmetry",
-    "k-hop",
-    "type-union",
-    "path-product",
-    "transitivity",
-    "shortest-path",
-    "fusion",
-    "edge-property",
-    "added-relationship",
-    "cut",
-    "added-node",
-    "deleted-node",
-    "deleted-relationship",
-    "updated",
-    "irrelevant",
-];
+/// GAMERA's relations. A name read back from a case is one of these or
+/// skipped: no arm of a match on names stands for the rest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Relation {
+    Symmetry,
+    KHop,
+    TypeUnion,
+    PathProduct,
+    Transitivity,
+    ShortestPath,
+    Fusion,
+    EdgeProperty,
+    AddedRelationship,
+    Cut,
+    AddedNode,
+    DeletedNode,
+    DeletedRelationship,
+    Updated,
+    Irrelevant,
+}
+
+impl Relation {
+    /// Every relation, in the order `--oracle metamorphic:...` lists them.
+    const ALL: [Relation; 15] = [
+        Relation::Symmetry,
+        Relation::KHop,
+        Relation::TypeUnion,
+        Relation::PathProduct,
+        Relation::Transitivity,
+        Relation::ShortestPath,
+        Relation::Fusion,
+        Relation::EdgeProperty,
+        Relation::AddedRelationship,
+        Relation::Cut,
+        Relation::AddedNode,
+        Relation::DeletedNode,
+        Relation::DeletedRelationship,
+        Relation::Updated,
+        Relation::Irrelevant,
+    ];
+
+    const fn name(self) -> &'static str {
+        match self {
+            Relation::Symmetry => "symmetry",
+            Relation::KHop => "k-hop",
+            Relation::TypeUnion => "type-union",
+            Relation::PathProduct => "path-product",
+            Relation::Transitivity => "transitivity",
+            Relation::ShortestPath => "shortest-path",
+            Relation::Fusion => "fusion",
+            Relation::EdgeProperty => "edge-property",
+            Relation::AddedRelationship => "added-relationship",
+            Relation::Cut => "cut",
+            Relation::AddedNode => "added-node",
+            Relation::DeletedNode => "deleted-node",
+            Relation::DeletedRelationship => "deleted-relationship",
+            Relation::Updated => "updated",
+            Relation::Irrelevant => "irrelevant",
+        }
+    }
+
+    fn named(name: &str) -> Option<Relation> {
+        Relation::ALL.into_iter().find(|r| r.name() == name)
+    }
+}
+
+/// The relations, by name.
+const RELATIONS: [&str; 15] = {
+    let mut names = [""; 15];
+    let mut i = 0;
+    while i < names.len() {
+        names[i] = Relation::ALL[i].name();
+        i += 1;
+    }
+    names
+};
 
 impl Oracle for Metamorphic {
     fn kind(&self) -> OracleKind {
@@ -120,19 +179,24 @@ impl Oracle for Metamorphic {
         }
         let mut b = Draw { cx, rng, names: Names::default() };
         for name in cx.order(&RELATIONS, b.rng) {
+            let relation = Relation::named(name).expect("RELATIONS holds the relations' names");
             let mut delta = None;
-            let queries = match name {
-                "symmetry" => b.symmetry(),
-                "k-hop" => b.k_hop(),
-                "type-union" => b.type_union(),
-                "path-product" => b.path_product(),
-                "transitivity" => b.transitivity(),
-                "shortest-path" => b.shortest_path(),
-                "fusion" => b.fusion(),
-                "edge-property" => b.edge_property(),
-                "added-relationship" => b.added_relationship(),
-                "cut" => b.cut(),
-                dynamic => b.change(dynamic).map(|(queries, d)| {
+            let queries = match relation {
+                Relation::Symmetry => b.symmetry(),
+                Relation::KHop => b.k_hop(),
+                Relation::TypeUnion => b.type_union(),
+                Relation::PathProduct => b.path_product(),
+                Relation::Transitivity => b.transitivity(),
+                Relation::ShortestPath => b.shortest_path(),
+                Relation::Fusion => b.fusion(),
+                Relation::EdgeProperty => b.edge_property(),
+                Relation::AddedRelationship => b.added_relationship(),
+                Relation::Cut => b.cut(),
+                Relation::AddedNode
+                | Relation::DeletedNode
+                | Relation::DeletedRelationship
+                | Relation::Updated
+                | Relation::Irrelevant => b.change(relation).map(|(queries, d)| {
                     delta = Some(d);
                     queries
                 }),
@@ -146,43 +210,51 @@ impl Oracle for Metamorphic {
 
     fn judge(&self, cx: &JudgeCx<'_>, case: &TestCase, outcomes: &[Vec<Outcome>]) -> Verdict {
         let name = case.relation.strip_prefix("metamorphic:").unwrap_or(&case.relation);
+        let Some(relation) = Relation::named(name) else { return Verdict::Skip("a relation this build does not know") };
         for (e, engine) in cx.names.iter().enumerate() {
             let Some(rows) = rows_of(outcomes, e) else { return NO_ROWS };
-            let held = match (name, rows.as_slice()) {
-                ("symmetry", [pairs]) => same(pairs, &swapped(pairs)),
-                ("k-hop", [forward, backward]) => same(forward, backward),
-                ("type-union", [both, one, other]) => match (count(both), count(one), count(other)) {
+            let held = match (relation, rows.as_slice()) {
+                (Relation::Symmetry, [pairs]) => same(pairs, &swapped(pairs)),
+                (Relation::KHop, [forward, backward]) => same(forward, backward),
+                (Relation::TypeUnion, [both, one, other]) => match (count(both), count(one), count(other)) {
                     (Some(b), Some(x), Some(y)) => b == x + y,
                     _ => return Verdict::Skip("a count that is not one integer"),
                 },
-                ("path-product", [through, into, out]) => match (count(through), count(into), count(out)) {
+                (Relation::PathProduct, [through, into, out]) => match (count(through), count(into), count(out)) {
                     (Some(t), Some(i), Some(o)) => i.checked_mul(o) == Some(t),
                     _ => return Verdict::Skip("a count that is not one integer"),
                 },
-                ("transitivity", [whole, composed]) => within(composed, whole),
-                ("shortest-path", [all, avoiding]) => match (shortest_and_count(all), shortest_and_count(avoiding)) {
+                (Relation::Transitivity, [whole, composed]) => within(composed, whole),
+                (Relation::ShortestPath, [all, avoiding]) => match (shortest_and_count(all), shortest_and_count(avoiding)) {
                     (Some((m1, c1)), Some((m2, c2))) => {
                         c1 >= 1 && c2 <= c1 && m1.is_some() && (m2.is_none() || m2 >= m1)
                     }
                     _ => return Verdict::Skip("an answer that is not one row of two integers"),
                 },
-                ("fusion", [one, other, both, either @ ..]) if either.len() <= 1 => {
+                (Relation::Fusion, [one, other, both, either @ ..]) if either.len() <= 1 => {
                     same(both, &combined(one, other, true))
                         && either.iter().all(|e| same(e, &combined(one, other, false)))
                 }
-                ("edge-property", [all, p, not_p, null]) => match (count(all), count(p), count(not_p), count(null)) {
+                (Relation::EdgeProperty, [all, p, not_p, null]) => match (count(all), count(p), count(not_p), count(null)) {
                     (Some(a), Some(x), Some(y), Some(z)) => a == x + y + z,
                     _ => return Verdict::Skip("a count that is not one integer"),
                 },
-                ("added-relationship", [before, after]) => match (count(before), count(after)) {
+                (Relation::AddedRelationship, [before, after]) => match (count(before), count(after)) {
                     (Some(b), Some(a)) => a >= 1 && a >= b,
                     _ => return Verdict::Skip("a count that is not one integer"),
                 },
-                ("cut", [before, after]) => match (count(before), count(after)) {
+                (Relation::Cut, [before, after]) => match (count(before), count(after)) {
                     (Some(b), Some(a)) => b >= 1 && a == 0,
                     _ => return Verdict::Skip("a count that is not one integer"),
                 },
-                (_, [before, after]) if case.delta.is_some() => match (count(before), count(after)) {
+                (
+                    Relation::AddedNode
+                    | Relation::DeletedNode
+                    | Relation::DeletedRelationship
+                    | Relation::Updated
+                    | Relation::Irrelevant,
+                    [before, after],
+                ) if case.delta.is_some() => match (count(before), count(after)) {
                     (Some(b), Some(a)) => Some(a - b) == case.delta,
                     _ => return Verdict::Skip("a count that is not one integer"),
                 },
@@ -198,8 +270,8 @@ impl Oracle for Metamorphic {
                     None,
                     format!("{engine}: the {name} relation does not hold ({})", shown.join(" / ")),
                     match case.delta {
-                        Some(d) => format!("{} The graph generated predicts a difference of {d:+}.", words(name)),
-                        None => words(name).to_owned(),
+                        Some(d) => format!("{} The graph generated predicts a difference of {d:+}.", words(relation)),
+                        None => words(relation).to_owned(),
                     },
                 );
             }
@@ -209,62 +281,62 @@ impl Oracle for Metamorphic {
 }
 
 /// The relation in words a maintainer reads.
-fn words(name: &str) -> &'static str {
-    match name {
-        "symmetry" => {
+fn words(relation: Relation) -> &'static str {
+    match relation {
+        Relation::Symmetry => {
             "An undirected pattern matches each relationship from both of its ends, so every pair (a, b) it \
              returns must come back as often as the pair (b, a)."
         }
-        "k-hop" => {
+        Relation::KHop => {
             "A directed path pattern read from its other end, with every direction flipped, matches the same \
              paths, so both queries must return the same pairs."
         }
-        "type-union" => {
+        Relation::TypeUnion => {
             "A relationship of type T1|T2 is of type T1 or of type T2 and never both, so the first count must \
              be the sum of the other two."
         }
-        "path-product" => {
+        Relation::PathProduct => {
             "Every path (a)-[:T1]->(m)-[:T2]->(b) through the fixed node m joins one way into m with one way \
              out of it, and the two relationships can never be the same one, so the first count must be the \
              product of the other two."
         }
-        "transitivity" => {
+        Relation::Transitivity => {
             "Every node reached from a in i hops and then j more (along one type and direction) is reached from \
              a in at most i+j hops, so the second query's nodes must all be among the first's."
         }
-        "shortest-path" => {
+        Relation::ShortestPath => {
             "The generated graph has a path from a to b, so some path must be found; the paths that avoid the \
              inner node m are some of them, so there can be no more of them and none shorter."
         }
-        "fusion" => {
+        Relation::Fusion => {
             "A node with a T1 relationship and a T2 relationship is in both single answers, and a node with \
              either is in one of them: the third query must return their intersection and the fourth their union."
         }
-        "edge-property" => {
+        Relation::EdgeProperty => {
             "A predicate p over a relationship is true, false or null, and exactly one of them, so the \
              relationships of the type must be as many as those where p, NOT p and p IS NULL hold, together."
         }
-        "added-relationship" => {
+        Relation::AddedRelationship => {
             "A relationship created from a to b is a path from a to b, and adding it removes no path: after it, \
              at least one path must join them, and no fewer than before."
         }
-        "cut" => {
+        Relation::Cut => {
             "Once every relationship of type T leaving a (in the direction read) is deleted, no path of type T \
              can leave a: the count after the cut must be zero (and it was at least one before)."
         }
-        "added-node" => {
+        Relation::AddedNode => {
             "A node created with label L and property k = v, before a MATCH that counts the nodes with label L \
              and k = v, must be counted: the second count is the first plus one."
         }
-        "deleted-node" | "deleted-relationship" => {
+        Relation::DeletedNode | Relation::DeletedRelationship => {
             "An entity deleted before a MATCH that would have counted it is gone: the second count is the first \
              minus one when the generated graph says the deleted entity was counted, and the same otherwise."
         }
-        "updated" => {
+        Relation::Updated => {
             "After SET x.k = v, a MATCH that counts the nodes with k = v must count x: the second count is the \
              first plus one unless x had k = v already."
         }
-        _ => {
+        Relation::Irrelevant => {
             "A change to a node the counting MATCH cannot see (another label, or another property) must leave \
              the count as it was."
         }

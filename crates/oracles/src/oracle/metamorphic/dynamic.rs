@@ -10,12 +10,12 @@ use rand::Rng;
 
 use crate::oracle::CaseQuery;
 
-use super::Draw;
+use super::{Draw, Relation};
 
 impl Draw<'_, '_, '_, '_> {
     /// A dynamic relation: the count before, the count after a change made
     /// in the same query, and the difference the generated graph predicts.
-    pub(super) fn change(&mut self, name: &str) -> Option<(Vec<CaseQuery>, i64)> {
+    pub(super) fn change(&mut self, relation: Relation) -> Option<(Vec<CaseQuery>, i64)> {
         use graphlancer_cypher::ast::SetItem;
         let graph = self.cx.graph;
         // A node with a label and a property of that label, which the count is about.
@@ -58,8 +58,8 @@ impl Draw<'_, '_, '_, '_> {
             )
         };
         let before = counting(Vec::new(), &value);
-        let (prefix, probe, delta) = match name {
-            "added-node" => {
+        let (prefix, probe, delta) = match relation {
+            Relation::AddedNode => {
                 if !self.has(Feature::Create) {
                     return None;
                 }
@@ -75,14 +75,14 @@ impl Draw<'_, '_, '_, '_> {
                     1,
                 )
             }
-            "deleted-node" => {
+            Relation::DeletedNode => {
                 if !self.has(Feature::DetachDelete) {
                     return None;
                 }
                 let delete = Clause::Delete { detach: true, variables: vec!["x".into()] };
                 (vec![Self::find("x", x.id), delete], value.clone(), -1)
             }
-            "deleted-relationship" => {
+            Relation::DeletedRelationship => {
                 if !self.has(Feature::Delete) || graph.relationships.is_empty() {
                     return None;
                 }
@@ -116,7 +116,7 @@ impl Draw<'_, '_, '_, '_> {
                 let after = count_rels(vec![m, delete], self);
                 return Some((vec![CaseQuery::new("before", before, None), CaseQuery::new("after", after, None)], -1));
             }
-            "updated" => {
+            Relation::Updated => {
                 if !self.has(Feature::SetProperty) {
                     return None;
                 }
@@ -134,7 +134,7 @@ impl Draw<'_, '_, '_, '_> {
                 let delta = i64::from(!counted(x, &v2));
                 (vec![Self::find("x", x.id), set], v2, delta)
             }
-            "irrelevant" => {
+            Relation::Irrelevant => {
                 // A node without the label, given the value: the count of L cannot see it.
                 if !self.has(Feature::SetProperty) {
                     return None;
