@@ -30,7 +30,7 @@ fn installed_versions(dir: Option<&EnginesDir>, package: &str) -> Vec<String> {
         .filter(|e| e.path().join("bin").join("python").is_file())
         .filter_map(|e| e.file_name().to_str()?.strip_prefix(&prefix).map(str::to_owned))
         .collect();
-    versions.sort();
+    graphlancer_engines::install::in_version_order(&mut versions);
     versions
 }
 

@@ -33,7 +33,7 @@ pub(crate) struct RunArgs {
     #[arg(long, default_value_t = 0)]
     seed: u64,
     /// Stop after this many queries (the default budget is 300 queries).
-    #[arg(long, conflicts_with = "time")]
+    #[arg(long, conflicts_with = "time", value_parser = clap::value_parser!(u64).range(1..))]
     queries: Option<u64>,
     /// Stop after this long, e.g. 10m.
     #[arg(long, value_parser = crate::common::parse_duration)]

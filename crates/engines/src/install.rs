@@ -21,7 +21,8 @@ impl EnginesDir {
     /// working directory, else above the running executable (which finds the
     /// checkout's folder from `target/debug/graphlancer`).
     pub fn locate() -> Option<Self> {
-        if let Some(dir) = std::env::var_os(ENGINES_DIR_VAR) {
+        // Empty is unset, as shells write `VAR=` to clear it: not the path "".
+        if let Some(dir) = std::env::var_os(ENGINES_DIR_VAR).filter(|d| !d.is_empty()) {
             return Some(Self(PathBuf::from(dir)));
         }
         let from = |start: &Path| start.ancestors().map(|a| a.join(".engines")).find(|p| p.is_dir());
@@ -141,12 +142,36 @@ pub fn released_versions(package: &str) -> Result<Vec<String>, String> {
     let listed = text.lines().find_map(|l| l.strip_prefix("Available versions:")).ok_or_else(|| {
         format!("the package index lists no versions of {package}: {}", String::from_utf8_lossy(&out.stderr).trim())
     })?;
-    let mut versions: Vec<(Vec<u64>, String)> = listed
-        .split(',')
-        .map(str::trim)
-        .filter_map(|v| v.split('.').map(|p| p.parse().ok()).collect::<Option<Vec<u64>>>().map(|n| (n, v.to_owned())))
-        .collect();
-    versions.sort();
+    let mut versions: Vec<String> =
+        listed.split(',').map(str::trim).filter(|v| numbers(v).is_some()).map(str::to_owned).collect();
+    in_version_order(&mut versions);
     versions.dedup();
-    Ok(versions.into_iter().map(|(_, v)| v).collect())
+    Ok(versions)
+}
+
+/// A release's number as its parts (`0.10.0` is `[0, 10, 0]`); `None` for
+/// a pre-release or other text.
+fn numbers(version: &str) -> Option<Vec<u64>> {
+    version.split('.').map(|p| p.parse().ok()).collect()
+}
+
+/// Sorts releases oldest first: `0.4.2` before `0.10.0`, as text would not.
+/// Anything that is not a plain release number sorts after, as text.
+pub fn in_version_order(versions: &mut [String]) {
+    versions.sort_by(|a, b| match (numbers(a), numbers(b)) {
+        (Some(x), Some(y)) => x.cmp(&y),
+        (Some(_), None) => std::cmp::Ordering::Less,
+        (None, Some(_)) => std::cmp::Ordering::Greater,
+        (None, None) => a.cmp(b),
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn releases_sort_by_number_not_by_text() {
+        let mut v: Vec<String> = ["0.11.3", "0.1.0", "0.10.0", "0.4.2", "1.0.0rc1"].map(str::to_owned).to_vec();
+        super::in_version_order(&mut v);
+        assert_eq!(v, ["0.1.0", "0.4.2", "0.10.0", "0.11.3", "1.0.0rc1"]);
+    }
 }

@@ -90,6 +90,9 @@ fn bad_values_are_refused() {
     assert_eq!(graphlancer(&["exec", "--timeout", "0s", "RETURN 1"]).status.code(), Some(2));
     assert_eq!(graphlancer(&["graph", "--seed", "-1"]).status.code(), Some(2));
     assert_eq!(graphlancer(&["graph", "--format", "xml"]).status.code(), Some(2));
+    // An empty budget is refused like a zero --time, not run as an empty campaign.
+    let o = graphlancer(&["run", "--queries", "0", "--out", "/nonexistent/never-written"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     // A duration too large for any clock, or with a unit nobody uses: a clear
     // error, never a panic or a wrapped-around budget.
     for bad in ["99999999999999999999h", "18446744073709551615h", "10x", "ten"] {
@@ -136,6 +139,19 @@ fn engines_lists_what_is_installed_and_checks_named_specs() {
     assert_eq!(status("grafeo[?SETTINGS]").as_deref(), Some("ready"));
     let kuzu = status("kuzu@VERSION[?SETTINGS]").unwrap_or_default();
     assert!(kuzu.starts_with("installed: ") && kuzu.contains("0.10.0") && kuzu.contains("0.11.3"), "{kuzu}");
+    // Releases in version order, oldest first (the test command installs
+    // 0.1.0 to 0.11.3): as text, 0.10.0 would come before 0.4.2.
+    assert!(kuzu.starts_with("installed: 0.1.0, 0.4.2, ") && kuzu.ends_with("0.10.0, 0.11.3"), "{kuzu}");
+    // An empty GRAPHLANCER_ENGINES_DIR is unset, not the path "": the
+    // installs above the working folder are still found.
+    let cleared = std::process::Command::new(crate::binary())
+        .args(["engines", "--json"])
+        .env("GRAPHLANCER_ENGINES_DIR", "")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("runs");
+    assert!(cleared.status.success(), "{}", stderr(&cleared));
+    assert!(String::from_utf8_lossy(&cleared.stdout).contains("installed: 0.1.0"), "{}", stderr(&cleared));
     assert_eq!(status("arcadedb").as_deref(), Some("installed"));
     let checked = graphlancer(&["engines", "kuzu@0.11.3", "grafeo"]);
     assert!(checked.status.success(), "{}", stderr(&checked));
