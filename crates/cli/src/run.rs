@@ -177,6 +177,9 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
         (None, None) if specs.iter().any(|s| matches!(s, EngineSpec::ArcadeDbManaged)) => 1,
         (None, None) => std::thread::available_parallelism().map_or(1, |n| n.get() as u64),
     };
+    if let Some(path) = &args.junit {
+        writable(path)?;
+    }
     let mut engines = open_all(&specs)?;
     for e in &engines {
         crate::common::speaks(e.as_ref(), args.language)?;
@@ -755,4 +758,20 @@ fn oracle_help() -> String {
         text.push_str(&format!("\n  {}: {}{alone}{many}", o.kind(), o.about()));
     }
     text
+}
+
+/// Refuses a file that cannot be written before the campaign spends its
+/// budget: `--junit` is written at the end, and a bad path then lost the
+/// whole run's report. A file it had to create for the check is removed.
+fn writable(path: &Path) -> Result<()> {
+    let existed = path.exists();
+    std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path)
+        .with_context(|| format!("--junit {}: cannot write there", path.display()))?;
+    if !existed {
+        std::fs::remove_file(path).with_context(|| format!("--junit {}", path.display()))?;
+    }
+    Ok(())
 }

@@ -136,6 +136,12 @@ fn campaign_input_errors_exit_2() {
     assert!(stderr(&o).contains("two or more engines"));
     let o = graphlancer(&["run", "--oracle", "nope", "--queries", "5", "--out", out_s]);
     assert_eq!(o.status.code(), Some(2));
+    // An unwritable --junit is refused before the budget is spent: no
+    // campaign ran, so no summary was written.
+    let o = graphlancer(&["run", "--queries", "5", "--junit", "/nonexistent/dir/findings.xml", "--out", out_s]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--junit"), "{}", stderr(&o));
+    assert!(!out.join("summary.json").exists(), "the campaign ran before the check");
     let damaged = out.join("findings").join("0001-crash");
     std::fs::create_dir_all(&damaged).expect("mkdir");
     std::fs::write(damaged.join("case.json"), "{ not json").expect("write");
