@@ -234,7 +234,9 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
         },
         args.json,
     );
+    let status = crate::common::StatusLines::new(budget);
     let show = |s: &Summary| {
+        status.show(s);
         match budget {
             Budget::Queries(_) => bar.set_position(s.queries),
             Budget::Time(_) => bar.set_position(s.seconds as u64),

@@ -126,6 +126,21 @@ fn default_run_finds_a_logic_bug_on_grafeo_alone() {
     assert_eq!(replay.status.code(), Some(0), "{} {}", String::from_utf8_lossy(&replay.stdout), stderr(&replay));
 }
 
+/// Without a terminal (CI, nohup) a campaign says how it is doing every
+/// 30 s on stderr, one plain line each, and draws no progress bar there.
+#[test]
+fn a_campaign_without_a_terminal_prints_status_lines() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("out");
+    let o = graphlancer(&["run", "--time", "35s", "--workers", "1", "--out", out.to_str().expect("utf-8")]);
+    assert!(matches!(o.status.code(), Some(0 | 1)), "{}", stderr(&o));
+    let err = stderr(&o);
+    let status: Vec<&str> = err.lines().filter(|l| l.starts_with("graphlancer: ") && l.contains("queries/s")).collect();
+    assert!(!status.is_empty(), "a line at 30 s of 35: {err}");
+    assert!(status[0].contains(" s of 35 s") && status[0].contains("findings "), "{}", status[0]);
+    assert!(!err.contains('\r'), "a carriage return in a log: {err:?}");
+}
+
 #[test]
 fn campaign_input_errors_exit_2() {
     let dir = tempfile::tempdir().expect("tempdir");
