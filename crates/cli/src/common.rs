@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 use graphlancer_cypher::{DialectProfile, GraphLimits};
 use graphlancer_engines::host::HostCommand;
-use graphlancer_engines::{Engine, EngineSpec, OpenOptions};
+use graphlancer_engines::{Engine, EngineSpec, OpenOptions, Outcome};
 use graphlancer_model::{GraphConfig, Language};
 use graphlancer_oracles::Summary;
 use graphlancer_oracles::campaign::Budget;
@@ -112,5 +112,18 @@ impl StatusLines {
             "graphlancer: {done} · {rate:.1} queries/s · findings {} new, {} duplicate · {elapsed}",
             s.findings_new, s.findings_duplicate
         );
+    }
+}
+
+/// An engine's outcome in words, its rows as a table.
+pub(crate) fn describe(outcome: &Outcome) -> String {
+    match outcome {
+        Outcome::Rows(rs) => crate::table::render(rs),
+        Outcome::Error { class, message } => format!("error ({}): {message}", class.name()),
+        Outcome::Crash { message } => format!("CRASH: {message}"),
+        Outcome::Timeout { after_ms } => format!("TIMEOUT after {after_ms} ms"),
+        Outcome::TooLarge { max_rows } => format!("more than {max_rows} rows (not kept)"),
+        Outcome::Undecodable { message } => format!("UNDECODABLE (graphlancer could not read the answer): {message}"),
+        Outcome::Open { reason } => format!("no answer (open): {reason}"),
     }
 }

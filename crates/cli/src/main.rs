@@ -11,7 +11,7 @@ use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand, ValueEnum};
 use graphlancer_cypher::{DialectProfile, GraphLimits};
 use graphlancer_engines::host::serve;
-use graphlancer_engines::{EngineSpec, ExecOptions, Outcome};
+use graphlancer_engines::{EngineSpec, ExecOptions};
 use graphlancer_model::{Graph, GraphConfig, Language, ScriptDialect, creation_script, generate};
 
 /// `println!` and `print!` that return the write's error instead of
@@ -41,7 +41,7 @@ mod table;
 mod tck;
 mod workers;
 
-use common::{graph_limits, limited, open_options, parse_duration, speaks};
+use common::{describe, graph_limits, limited, open_options, parse_duration, speaks};
 
 /// Finds bugs in graph database engines with generated graphs and queries.
 #[derive(Debug, Parser)]
@@ -500,16 +500,4 @@ fn schema_comment(g: &Graph) -> String {
         s.push_str(&format!("// type {} {}: {}\n", t.name, ends.join(" "), key_list(&t.keys)));
     }
     s
-}
-
-fn describe(outcome: &Outcome) -> String {
-    match outcome {
-        Outcome::Rows(rs) => table::render(rs),
-        Outcome::Error { class, message } => format!("error ({}): {message}", class.name()),
-        Outcome::Crash { message } => format!("CRASH: {message}"),
-        Outcome::Timeout { after_ms } => format!("TIMEOUT after {after_ms} ms"),
-        Outcome::TooLarge { max_rows } => format!("more than {max_rows} rows (not kept)"),
-        Outcome::Undecodable { message } => format!("UNDECODABLE (graphlancer could not read the answer): {message}"),
-        Outcome::Open { reason } => format!("no answer (open): {reason}"),
-    }
 }

@@ -157,24 +157,50 @@ pub(crate) fn write(out: &Path) -> Result<std::path::PathBuf> {
         .collect();
     names.sort();
     names.dedup();
+    let mut skipped: Vec<(String, String)> = Vec::new();
     for name in names {
         let dir = out.join("findings").join(&name);
-        let case = read_case(&dir.join("case.json"))?;
+        // One damaged or deleted folder costs its own entry, not the page.
+        let case = match read_case(&dir.join("case.json")) {
+            Ok(case) => case,
+            Err(e) => {
+                skipped.push((name, e.to_string()));
+                continue;
+            }
+        };
         let link = Path::new("findings").join(&name).join("README.md");
         let _ = write!(
             h,
-            "<h3><a href=\"{}\">{}</a>: {}</h3><p>graph of {} entities · replay: <code>graphlancer replay {}</code></p><pre>{}</pre><div class=\"side\">",
+            "<h3><a href=\"{}\">{}</a>: {}</h3><p>graph of {} entities · replay: <code>graphlancer replay {}</code></p>",
             esc(&link.display().to_string()),
             esc(&name),
             esc(&case.summary),
             case.graph.nodes.len() + case.graph.relationships.len(),
             esc(&dir.display().to_string()),
-            esc(&case.query)
         );
-        for (engine, outcome) in case.engines.iter().zip(&case.outcomes) {
-            let _ = write!(h, "<div><b>{}</b>{}</div>", esc(&engine.spec), answer(outcome));
+        // Every query of a group with its answers: the relation is between them.
+        let first = (case.role.as_str(), case.query.as_str(), &case.outcomes, &case.row_counts);
+        let rest = case.followups.iter().map(|q| (q.role.as_str(), q.text.as_str(), &q.outcomes, &q.row_counts));
+        let group = !case.followups.is_empty();
+        for (role, text, outcomes, counts) in std::iter::once(first).chain(rest) {
+            if group {
+                let _ = write!(h, "<p><b>{}</b></p>", esc(role));
+            }
+            let _ = write!(h, "<pre>{}</pre><div class=\"side\">", esc(text));
+            for (i, (engine, outcome)) in case.engines.iter().zip(outcomes).enumerate() {
+                let total = counts.get(i).copied().flatten();
+                let _ = write!(h, "<div><b>{}</b>{}</div>", esc(&engine.spec), answer(outcome, total));
+            }
+            h.push_str("</div>");
         }
-        h.push_str("</div>");
+    }
+    if !skipped.is_empty() {
+        let _ = write!(h, "<h2>Findings that could not be read ({})</h2><ul>", skipped.len());
+        for (name, why) in &skipped {
+            let _ = write!(h, "<li><b>{}</b>: {}</li>", esc(name), esc(why));
+            eprintln!("report: skipped {name}: {why}");
+        }
+        h.push_str("</ul>");
     }
     h.push_str("</body></html>\n");
     let page = out.join("report.html");
@@ -182,12 +208,15 @@ pub(crate) fn write(out: &Path) -> Result<std::path::PathBuf> {
     Ok(page)
 }
 
-/// An engine's answer as HTML: a table of its first rows, or what went wrong.
-fn answer(o: &Outcome) -> String {
+/// An engine's answer as HTML: a table of its first rows (saying how many
+/// more there are), or what went wrong in words. `total` is the row count
+/// before the stored answer was cut.
+fn answer(o: &Outcome, total: Option<usize>) -> String {
     const ROWS: usize = 12;
     match o {
         Outcome::Rows(r) => {
-            let mut t = format!("<p>{} rows</p><table><tr>", r.rows.len());
+            let total = total.unwrap_or(r.rows.len()).max(r.rows.len());
+            let mut t = format!("<p>{total} {}</p><table><tr>", if total == 1 { "row" } else { "rows" });
             for c in &r.columns {
                 let _ = write!(t, "<th>{}</th>", esc(c));
             }
@@ -200,9 +229,13 @@ fn answer(o: &Outcome) -> String {
                 t.push_str("</tr>");
             }
             t.push_str("</table>");
+            let shown = r.rows.len().min(ROWS);
+            if total > shown {
+                let _ = write!(t, "<p>… {} more rows</p>", total - shown);
+            }
             t
         }
-        other => format!("<pre>{}</pre>", esc(&format!("{other:?}"))),
+        other => format!("<pre>{}</pre>", esc(&crate::common::describe(other))),
     }
 }
 

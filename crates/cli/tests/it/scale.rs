@@ -1,7 +1,7 @@
 //! Workers and shards: `run --workers N`, `run --shard I/N` and `merge`.
 
 use std::collections::BTreeSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::{graphlancer, stderr};
 
@@ -90,6 +90,53 @@ fn workers_share_the_budget_and_one_findings_folder() {
     assert_eq!(json(&out.join("summary.json")), s);
     refused(&["run", "--workers", "0", "--out", out.to_str().expect("utf-8")], "--workers");
     refused(&["run", "--engine", "falkordb://127.0.0.1:1", "--workers", "2"], "--workers 1");
+}
+
+/// A group finding's page shows every query of the group with each
+/// engine's answer (the relation is between them), and a finding folder
+/// that is damaged costs its own entry, not the page.
+#[test]
+fn the_report_shows_every_query_of_a_group_and_skips_a_damaged_finding() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("out");
+    let out_s = out.to_str().expect("utf-8");
+    let o = graphlancer(&[
+        "run",
+        "--oracle",
+        "rewrite",
+        "--queries",
+        "300",
+        "--seed",
+        "8",
+        "--workers",
+        "1",
+        "--out",
+        out_s,
+    ]);
+    assert_eq!(o.status.code(), Some(1), "a rewrite finding on Grafeo 0.5.44: {}", stderr(&o));
+    let folders: Vec<PathBuf> = std::fs::read_dir(out.join("findings"))
+        .expect("findings")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.join("case.json").is_file())
+        .collect();
+    let case: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(folders[0].join("case.json")).expect("case.json")).expect("JSON");
+    let followup = case["followups"][0]["text"].as_str().expect("a group finding has a second query").to_owned();
+    let o = graphlancer(&["report", out_s]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let html = std::fs::read_to_string(out.join("report.html")).expect("report.html");
+    let escaped = |t: &str| t.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;");
+    for text in [case["query"].as_str().expect("query"), followup.as_str()] {
+        assert!(html.contains(&escaped(text)), "the page lacks {text}");
+    }
+    assert!(!html.contains("Error {"), "an outcome printed as Rust Debug text");
+    std::fs::write(folders[0].join("case.json"), "{ not json").expect("damage");
+    let o = graphlancer(&["report", out_s]);
+    assert_eq!(o.status.code(), Some(0), "one damaged folder fails the page: {}", stderr(&o));
+    let html = std::fs::read_to_string(out.join("report.html")).expect("report.html");
+    let name = folders[0].file_name().expect("a folder").to_string_lossy().into_owned();
+    assert!(html.contains("could not be read") && html.contains(&name), "the damaged folder is not listed");
 }
 
 /// The HTML report of a campaign, opened in headless Chromium when the
