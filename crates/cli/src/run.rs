@@ -177,6 +177,13 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
         (None, None) if specs.iter().any(|s| matches!(s, EngineSpec::ArcadeDbManaged)) => 1,
         (None, None) => std::thread::available_parallelism().map_or(1, |n| n.get() as u64),
     };
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get() as u64);
+    if workers > cores {
+        eprintln!(
+            "graphlancer: warning: --workers {workers} on {cores} cores: workers wait for each other's engines, \
+             queries time out that would not alone, and a --time budget runs over"
+        );
+    }
     if let Some(path) = &args.junit {
         writable(path)?;
     }

@@ -157,6 +157,10 @@ fn campaign_input_errors_exit_2() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("--junit"), "{}", stderr(&o));
     assert!(!out.join("summary.json").exists(), "the campaign ran before the check");
+    // More workers than cores is said before the work starts.
+    let o = graphlancer(&["run", "--workers", "1024", "--junit", "/nonexistent/dir/x.xml", "--out", out_s]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("warning: --workers 1024 on "), "{}", stderr(&o));
     let damaged = out.join("findings").join("0001-crash");
     std::fs::create_dir_all(&damaged).expect("mkdir");
     std::fs::write(damaged.join("case.json"), "{ not json").expect("write");
