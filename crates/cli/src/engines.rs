@@ -158,7 +158,7 @@ pub(crate) fn settings(specs: &[String], json: bool) -> Result<ExitCode> {
         specs.iter().map(|s| Ok(s.parse::<EngineSpec>()?.family())).collect::<Result<_>>()?
     };
     let mut entries = Vec::new();
-    for engine in families {
+    for &engine in &families {
         let switches = graphlancer_engines::settings::switches(engine);
         if switches.is_empty() {
             anyhow::bail!(
@@ -183,7 +183,7 @@ pub(crate) fn settings(specs: &[String], json: bool) -> Result<ExitCode> {
         let _ = writeln!(t, "    {}", e.changes);
     }
     let _ = writeln!(t, "\nLeft out (no change to plans or answers, as measured):");
-    for (engine, name, why) in graphlancer_engines::settings::LEFT_OUT {
+    for (engine, name, why) in graphlancer_engines::settings::LEFT_OUT.iter().filter(|(e, ..)| families.contains(e)) {
         let _ = writeln!(t, "{engine} {name}: {why}");
     }
     say_raw!("{t}")?;

@@ -71,6 +71,9 @@ fn a_setting_the_release_lacks_is_a_clear_error() {
     assert_eq!(o.status.code(), Some(0));
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(text.contains("factorized_execution=true|false") && text.contains("Left out"), "{text}");
+    // Grafeo's settings only: no other engine's switch or left-out line.
+    assert!(text.lines().all(|l| !l.starts_with("kuzu ") && !l.starts_with("falkordb ")), "{text}");
+    assert!(text.contains("grafeo adaptive:"), "{text}");
     let o = graphlancer(&["run", "--engine", "arcadedb", "--oracle", "settings"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("no optimization settings"), "{}", stderr(&o));
