@@ -81,7 +81,8 @@ pub struct Metamorphic;
 /// The relations, by name.
 /// GAMERA's relations. A name read back from a case is one of these or
 /// skipped: no arm of a match on names stands for the rest.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, strum::EnumIter, strum::IntoStaticStr, strum::EnumString)]
+#[strum(serialize_all = "kebab-case")]
 pub(super) enum Relation {
     Symmetry,
     KHop,
@@ -101,60 +102,18 @@ pub(super) enum Relation {
 }
 
 impl Relation {
-    /// Every relation, in the order `--oracle metamorphic:...` lists them.
-    const ALL: [Relation; 15] = [
-        Relation::Symmetry,
-        Relation::KHop,
-        Relation::TypeUnion,
-        Relation::PathProduct,
-        Relation::Transitivity,
-        Relation::ShortestPath,
-        Relation::Fusion,
-        Relation::EdgeProperty,
-        Relation::AddedRelationship,
-        Relation::Cut,
-        Relation::AddedNode,
-        Relation::DeletedNode,
-        Relation::DeletedRelationship,
-        Relation::Updated,
-        Relation::Irrelevant,
-    ];
-
-    const fn name(self) -> &'static str {
-        match self {
-            Relation::Symmetry => "symmetry",
-            Relation::KHop => "k-hop",
-            Relation::TypeUnion => "type-union",
-            Relation::PathProduct => "path-product",
-            Relation::Transitivity => "transitivity",
-            Relation::ShortestPath => "shortest-path",
-            Relation::Fusion => "fusion",
-            Relation::EdgeProperty => "edge-property",
-            Relation::AddedRelationship => "added-relationship",
-            Relation::Cut => "cut",
-            Relation::AddedNode => "added-node",
-            Relation::DeletedNode => "deleted-node",
-            Relation::DeletedRelationship => "deleted-relationship",
-            Relation::Updated => "updated",
-            Relation::Irrelevant => "irrelevant",
-        }
+    fn name(self) -> &'static str {
+        self.into()
     }
 
     fn named(name: &str) -> Option<Relation> {
-        Relation::ALL.into_iter().find(|r| r.name() == name)
+        name.parse().ok()
     }
 }
 
 /// The relations, by name.
-const RELATIONS: [&str; 15] = {
-    let mut names = [""; 15];
-    let mut i = 0;
-    while i < names.len() {
-        names[i] = Relation::ALL[i].name();
-        i += 1;
-    }
-    names
-};
+static RELATIONS: std::sync::LazyLock<Vec<&'static str>> =
+    std::sync::LazyLock::new(|| <Relation as strum::IntoEnumIterator>::iter().map(Relation::name).collect());
 
 impl Oracle for Metamorphic {
     fn kind(&self) -> OracleKind {
@@ -617,5 +576,32 @@ fn shortest_and_count(r: &ResultSet) -> Option<(Option<i64>, i64)> {
             _ => None,
         },
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod names {
+    /// The names are the command line's and `case.json`'s: they never change.
+    #[test]
+    fn the_relations_keep_their_names() {
+        let names = [
+            "symmetry",
+            "k-hop",
+            "type-union",
+            "path-product",
+            "transitivity",
+            "shortest-path",
+            "fusion",
+            "edge-property",
+            "added-relationship",
+            "cut",
+            "added-node",
+            "deleted-node",
+            "deleted-relationship",
+            "updated",
+            "irrelevant",
+        ];
+        assert_eq!(*super::RELATIONS, names);
+        assert!(names.iter().all(|n| super::Relation::named(n).is_some_and(|r| r.name() == *n)));
     }
 }

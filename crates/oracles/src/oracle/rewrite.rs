@@ -56,7 +56,8 @@ pub struct Rewrite;
 
 /// The rewrites. A name read back from a case is one of these or refused:
 /// no arm of a match on names stands for the rest.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, strum::EnumIter, strum::IntoStaticStr, strum::EnumString)]
+#[strum(serialize_all = "kebab-case")]
 enum Relation {
     LabelToWhere,
     SplitMatch,
@@ -72,39 +73,12 @@ enum Relation {
 }
 
 impl Relation {
-    /// Every rewrite, in the order `--oracle rewrite:...` lists them.
-    const ALL: [Relation; 11] = [
-        Relation::LabelToWhere,
-        Relation::SplitMatch,
-        Relation::WithStar,
-        Relation::OptionalKeepsRows,
-        Relation::InlineToWhere,
-        Relation::ReverseDirection,
-        Relation::Tautology,
-        Relation::InToOr,
-        Relation::DropPredicate,
-        Relation::OptionalToMatch,
-        Relation::NullCheck,
-    ];
-
-    const fn name(self) -> &'static str {
-        match self {
-            Relation::LabelToWhere => "label-to-where",
-            Relation::SplitMatch => "split-match",
-            Relation::WithStar => "with-star",
-            Relation::OptionalKeepsRows => "optional-keeps-rows",
-            Relation::InlineToWhere => "inline-to-where",
-            Relation::ReverseDirection => "reverse-direction",
-            Relation::Tautology => "tautology",
-            Relation::InToOr => "in-to-or",
-            Relation::DropPredicate => "drop-predicate",
-            Relation::OptionalToMatch => "optional-to-match",
-            Relation::NullCheck => "null-check",
-        }
+    fn name(self) -> &'static str {
+        self.into()
     }
 
     fn named(name: &str) -> Option<Relation> {
-        Relation::ALL.into_iter().find(|r| r.name() == name)
+        name.parse().ok()
     }
 
     /// Whether one side's rows must be contained in the other's rather than
@@ -119,15 +93,8 @@ impl Relation {
 }
 
 /// The rewrites, by name.
-const REWRITES: [&str; 11] = {
-    let mut names = [""; 11];
-    let mut i = 0;
-    while i < names.len() {
-        names[i] = Relation::ALL[i].name();
-        i += 1;
-    }
-    names
-};
+static REWRITES: std::sync::LazyLock<Vec<&'static str>> =
+    std::sync::LazyLock::new(|| <Relation as strum::IntoEnumIterator>::iter().map(Relation::name).collect());
 
 impl Oracle for Rewrite {
     fn kind(&self) -> OracleKind {
@@ -726,5 +693,28 @@ mod tests {
             assert!(forms > 20, "{dialect}: {forms} tautologies");
             assert_eq!(contains > 0, expect_contains, "{dialect}: {contains} of {forms} use CONTAINS ''");
         }
+    }
+}
+
+#[cfg(test)]
+mod names {
+    /// The names are the command line's and `case.json`'s: they never change.
+    #[test]
+    fn the_rewrites_keep_their_names() {
+        let names = [
+            "label-to-where",
+            "split-match",
+            "with-star",
+            "optional-keeps-rows",
+            "inline-to-where",
+            "reverse-direction",
+            "tautology",
+            "in-to-or",
+            "drop-predicate",
+            "optional-to-match",
+            "null-check",
+        ];
+        assert_eq!(*super::REWRITES, names);
+        assert!(names.iter().all(|n| super::Relation::named(n).is_some_and(|r| r.name() == *n)));
     }
 }
