@@ -21,12 +21,12 @@ use graphlancer_cypher::Generated;
 use graphlancer_cypher::ast::{BinOp, Clause, Expr, Projection, Query, SingleQuery};
 use graphlancer_cypher::context::Names;
 use graphlancer_engines::Outcome;
-use graphlancer_model::{CaseRng, Graph, ID_PROPERTY, ResultSet, Value};
+use graphlancer_model::{CaseRng, Graph, ID_PROPERTY, Value};
 use petgraph::unionfind::UnionFind;
 use rand::Rng;
 use rand::seq::SliceRandom;
 
-use crate::oracle::relation::{NO_ROWS, broken, rows_of};
+use crate::oracle::relation::{NO_ROWS, NOT_A_COUNT, broken, count, rows_of};
 use crate::oracle::{BuildCx, CaseQuery, JudgeCx, Oracle, OracleKind, TestCase, Verdict};
 
 /// GSlicer's graph cutting.
@@ -106,7 +106,7 @@ impl Oracle for GraphCut {
         for (e, engine) in cx.names.iter().enumerate() {
             let Some(rows) = rows_of(outcomes, e) else { return NO_ROWS };
             let Some(counts) = rows.iter().map(|r| count(r)).collect::<Option<Vec<i64>>>() else {
-                return Verdict::Skip("a count that is not one integer");
+                return NOT_A_COUNT;
             };
             let [whole, parts @ ..] = counts.as_slice() else { return Verdict::Skip("a group of another size") };
             let sum: i64 = parts.iter().sum();
@@ -200,15 +200,11 @@ fn deal(groups: Vec<Vec<i64>>, rng: &mut CaseRng) -> Vec<Vec<i64>> {
     parts
 }
 
-fn count(r: &ResultSet) -> Option<i64> {
-    match r.scalar() {
-        Some(Value::Int(n)) => Some(*n),
-        _ => None,
-    }
-}
 
 #[cfg(test)]
 mod tests {
+    use graphlancer_model::ResultSet;
+
     use super::*;
 
     fn graph() -> Graph {

@@ -69,7 +69,7 @@ use graphlancer_model::{CaseRng, Comparison, ID_PROPERTY, ResultSet, RowOrder, T
 use rand::Rng;
 
 use crate::oracle::{BuildCx, CaseQuery, JudgeCx, Oracle, OracleKind, TestCase, Verdict};
-use crate::oracle::relation::{NO_ROWS, broken, rows_of};
+use crate::oracle::relation::{NO_ROWS, NOT_A_COUNT, broken, count, rows_of};
 
 mod dynamic;
 
@@ -177,11 +177,11 @@ impl Oracle for Metamorphic {
                 (Relation::KHop, [forward, backward]) => same(forward, backward),
                 (Relation::TypeUnion, [both, one, other]) => match (count(both), count(one), count(other)) {
                     (Some(b), Some(x), Some(y)) => b == x + y,
-                    _ => return Verdict::Skip("a count that is not one integer"),
+                    _ => return NOT_A_COUNT,
                 },
                 (Relation::PathProduct, [through, into, out]) => match (count(through), count(into), count(out)) {
                     (Some(t), Some(i), Some(o)) => i.checked_mul(o) == Some(t),
-                    _ => return Verdict::Skip("a count that is not one integer"),
+                    _ => return NOT_A_COUNT,
                 },
                 (Relation::Transitivity, [whole, composed]) => within(composed, whole),
                 (Relation::ShortestPath, [all, avoiding]) => match (shortest_and_count(all), shortest_and_count(avoiding)) {
@@ -196,15 +196,15 @@ impl Oracle for Metamorphic {
                 }
                 (Relation::EdgeProperty, [all, p, not_p, null]) => match (count(all), count(p), count(not_p), count(null)) {
                     (Some(a), Some(x), Some(y), Some(z)) => a == x + y + z,
-                    _ => return Verdict::Skip("a count that is not one integer"),
+                    _ => return NOT_A_COUNT,
                 },
                 (Relation::AddedRelationship, [before, after]) => match (count(before), count(after)) {
                     (Some(b), Some(a)) => a >= 1 && a >= b,
-                    _ => return Verdict::Skip("a count that is not one integer"),
+                    _ => return NOT_A_COUNT,
                 },
                 (Relation::Cut, [before, after]) => match (count(before), count(after)) {
                     (Some(b), Some(a)) => b >= 1 && a == 0,
-                    _ => return Verdict::Skip("a count that is not one integer"),
+                    _ => return NOT_A_COUNT,
                 },
                 (
                     Relation::AddedNode
@@ -215,7 +215,7 @@ impl Oracle for Metamorphic {
                     [before, after],
                 ) if case.delta.is_some() => match (count(before), count(after)) {
                     (Some(b), Some(a)) => Some(a - b) == case.delta,
-                    _ => return Verdict::Skip("a count that is not one integer"),
+                    _ => return NOT_A_COUNT,
                 },
                 _ => return Verdict::Skip("a group of another size"),
             };
@@ -310,12 +310,6 @@ fn swapped(r: &ResultSet) -> ResultSet {
     ResultSet::new(r.columns.clone(), r.rows.iter().map(|row| row.iter().rev().cloned().collect()).collect())
 }
 
-fn count(r: &ResultSet) -> Option<i64> {
-    match r.scalar() {
-        Some(Value::Int(n)) => Some(*n),
-        _ => None,
-    }
-}
 
 fn summarize(r: &ResultSet) -> String {
     match r.scalar() {

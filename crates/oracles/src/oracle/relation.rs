@@ -4,7 +4,7 @@
 
 use graphlancer_cypher::ast::Query;
 use graphlancer_engines::Outcome;
-use graphlancer_model::ResultSet;
+use graphlancer_model::{ResultSet, Value};
 
 use crate::oracle::{Finding, OracleKind, Verdict};
 use crate::signature::{Fault, Signature};
@@ -18,6 +18,17 @@ pub(crate) fn rows_of(outcomes: &[Vec<Outcome>], e: usize) -> Option<Vec<&Result
 
 /// The verdict when a query of the group did not return rows.
 pub(crate) const NO_ROWS: Verdict = Verdict::Skip("a query of the group did not return rows");
+
+/// The verdict when a query that counts did not return one integer.
+pub(crate) const NOT_A_COUNT: Verdict = Verdict::Skip("a count that is not one integer");
+
+/// The count a counting query of a group returned: its one integer.
+pub(crate) fn count(r: &ResultSet) -> Option<i64> {
+    match r.scalar() {
+        Some(Value::Int(n)) => Some(*n),
+        _ => None,
+    }
+}
 
 /// A finding of relation `name` broken on `engine`.
 pub(crate) fn broken(
