@@ -6,7 +6,7 @@
 //! each names its source. Only rules the generator can break are here: the
 //! generator avoids the rest by construction (scope, types, aliases).
 
-use crate::ast::{Clause, Expr, Query, SetItem};
+use crate::ast::{Clause, Expr, PathPattern, Query, SetItem};
 use graphlancer_model::Value;
 
 /// Why Neo4j 5 refuses a query.
@@ -96,35 +96,16 @@ fn refusal(e: &Expr) -> Option<Refusal> {
 
 /// Calls `f` on every expression of `clauses` and their sub-expressions,
 /// FOREACH and CALL bodies included.
-pub fn each_expr(clauses: &[Clause], f: &mut dyn FnMut(&Expr)) {
-    let props = |ps: &[(String, Expr)], f: &mut dyn FnMut(&Expr)| ps.iter().for_each(|(_, e)| e.walk(f));
+fn each_expr(clauses: &[Clause], f: &mut dyn FnMut(&Expr)) {
     for c in clauses {
         match c {
             Clause::Match { patterns, guard, predicate, .. } => {
-                for p in patterns {
-                    props(&p.start.properties, f);
-                    for (r, n) in &p.hops {
-                        props(&r.properties, f);
-                        props(&n.properties, f);
-                    }
-                }
+                patterns.iter().for_each(|p| pattern_exprs(p, f));
                 guard.iter().chain(predicate.iter()).for_each(|e| e.walk(f));
             }
-            Clause::Create { patterns } => {
-                for p in patterns {
-                    props(&p.start.properties, f);
-                    for (r, n) in &p.hops {
-                        props(&r.properties, f);
-                        props(&n.properties, f);
-                    }
-                }
-            }
+            Clause::Create { patterns } => patterns.iter().for_each(|p| pattern_exprs(p, f)),
             Clause::Merge { pattern, on_create, on_match } => {
-                props(&pattern.start.properties, f);
-                for (r, n) in &pattern.hops {
-                    props(&r.properties, f);
-                    props(&n.properties, f);
-                }
+                pattern_exprs(pattern, f);
                 set_items(on_create.iter().chain(on_match), f);
             }
             Clause::Unwind { list, .. } => list.walk(f),
@@ -152,6 +133,13 @@ pub fn each_expr(clauses: &[Clause], f: &mut dyn FnMut(&Expr)) {
             }
         }
     }
+}
+
+/// The property values a path pattern's nodes and relationships ask for.
+fn pattern_exprs(p: &PathPattern, f: &mut dyn FnMut(&Expr)) {
+    let props =
+        std::iter::once(&p.start.properties).chain(p.hops.iter().flat_map(|(r, n)| [&r.properties, &n.properties]));
+    props.flatten().for_each(|(_, e)| e.walk(f));
 }
 
 fn set_items<'a>(items: impl Iterator<Item = &'a SetItem>, f: &mut dyn FnMut(&Expr)) {
