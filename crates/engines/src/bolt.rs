@@ -107,12 +107,13 @@ impl BoltEngine {
     /// Connects to a server graphlancer started, and keeps it: it is
     /// restarted when it crashes or hangs, and stops with the engine.
     pub fn managed(
+        name: String,
         engine: &'static str,
         dialect: &'static str,
         server: Box<dyn BoltServer>,
     ) -> Result<Self, EngineError> {
         let version = server.version().to_owned();
-        let mut e = Self::connect(engine.into(), engine, dialect, server.settings())?;
+        let mut e = Self::connect(name, engine, dialect, server.settings())?;
         e.version = version;
         e.server = Some(server);
         Ok(e)

@@ -23,8 +23,12 @@ use crate::outcome::Outcome;
 /// Marks the lines of stdout that are replies.
 pub const REPLY_MARK: &str = "@@graphlancer-host@@ ";
 
-/// The Python engine host, carried in the binary so no file has to be found.
-pub const PYTHON_HOST: &str = include_str!("../hosts/kuzu_host.py");
+/// The Python engine host of the Kuzu family, carried in the binary so no
+/// file has to be found: the protocol, then the engine's part.
+pub const KUZU_HOST: &str = concat!(include_str!("../hosts/python_host.py"), include_str!("../hosts/kuzu_host.py"));
+
+/// The Python engine host of Grafeo's released packages.
+pub const GRAFEO_HOST: &str = concat!(include_str!("../hosts/python_host.py"), include_str!("../hosts/grafeo_host.py"));
 
 /// How many lines of the host's stderr are kept for crash reports.
 const STDERR_LINES: usize = 40;
@@ -178,10 +182,13 @@ pub struct HostCommand {
 }
 
 impl HostCommand {
-    /// The command that runs the Python host of Kuzu or LadybugDB (`module`)
-    /// with the interpreter of one version's virtualenv.
-    pub fn python(python: PathBuf, module: &str) -> Self {
-        Self { program: python, args: vec!["-c".into(), PYTHON_HOST.into(), module.into()] }
+    /// The command that runs the Python host `script` ([`KUZU_HOST`],
+    /// [`GRAFEO_HOST`]) with `args`, with the interpreter of one version's
+    /// virtualenv.
+    pub fn python(python: PathBuf, script: &str, args: &[&str]) -> Self {
+        let mut all = vec!["-c".into(), script.into()];
+        all.extend(args.iter().map(Into::into));
+        Self { program: python, args: all }
     }
 
     /// The command that re-runs the current executable as the host of `engine`.

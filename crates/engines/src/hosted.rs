@@ -247,7 +247,7 @@ impl Engine for HostedEngine {
         }
         let parse = match self.kind.engine {
             "grafeo" => crate::plan::grafeo,
-            "kuzu" | "ladybug" => crate::plan::kuzu,
+            "kuzu" | "ladybug" | "ryugraph" => crate::plan::kuzu,
             _ => return Ok(None),
         };
         // EXPLAIN plans without running: nothing to restore afterwards.

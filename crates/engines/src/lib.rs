@@ -22,6 +22,7 @@ pub mod install;
 pub mod outcome;
 pub mod plan;
 mod process;
+pub mod releases;
 pub mod settings;
 pub mod spec;
 

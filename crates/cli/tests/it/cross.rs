@@ -9,8 +9,10 @@ use crate::{engines_dir, grafeo_host, graph, rows};
 
 fn both() -> (HostedEngine, FalkorDb) {
     let grafeo = HostedEngine::grafeo("grafeo".into(), grafeo_host()).expect("grafeo host starts");
-    let falkordb =
-        FalkorDb::start_managed(&engines_dir().falkordb().expect("falkordb installed")).expect("falkordb starts");
+    let falkordb = FalkorDb::start_managed(
+        &engines_dir().falkordb(graphlancer_engines::spec::FALKORDB_VERSION).expect("falkordb installed"),
+    )
+    .expect("falkordb starts");
     (grafeo, falkordb)
 }
 

@@ -10,7 +10,10 @@ use graphlancer_model::Value;
 use crate::{engines_dir, graph, rows, timeout_ms};
 
 fn managed() -> FalkorDb {
-    FalkorDb::start_managed(&engines_dir().falkordb().expect("falkordb installed")).expect("server starts")
+    FalkorDb::start_managed(
+        &engines_dir().falkordb(graphlancer_engines::spec::FALKORDB_VERSION).expect("falkordb installed"),
+    )
+    .expect("server starts")
 }
 
 fn count(engine: &mut FalkorDb) -> Value {
@@ -116,7 +119,9 @@ fn errors_are_classified_and_values_decoded() {
 
 #[test]
 fn remote_server_by_address() {
-    let server = ManagedServer::start(&engines_dir().falkordb().expect("installed")).expect("starts");
+    let server =
+        ManagedServer::start(&engines_dir().falkordb(graphlancer_engines::spec::FALKORDB_VERSION).expect("installed"))
+            .expect("starts");
     let mut db = FalkorDb::connect(&server.address()).expect("connects");
     assert_eq!(db.name(), format!("falkordb://{}", server.address()));
     assert!(db.version().starts_with('4'), "version {}", db.version());

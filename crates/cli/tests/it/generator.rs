@@ -51,7 +51,10 @@ fn assert_rates(engine: &str, t: &Tally) {
 
 #[test]
 fn generated_queries_run_on_falkordb() {
-    let mut db = FalkorDb::start_managed(&engines_dir().falkordb().expect("installed")).expect("starts");
+    let mut db = FalkorDb::start_managed(
+        &engines_dir().falkordb(graphlancer_engines::spec::FALKORDB_VERSION).expect("installed"),
+    )
+    .expect("starts");
     assert_rates("falkordb", &run(&mut db, "falkordb,grafeo", 21, 300));
     assert_rates("falkordb", &run(&mut db, "falkordb", 22, 200));
 }

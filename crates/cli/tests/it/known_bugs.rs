@@ -43,7 +43,10 @@ fn parallel_pairs(g: &Graph) -> i64 {
 fn falkordb_count_star_collapses_parallel_relationships() {
     let g = graph(1, 40, 80);
     assert!(parallel_pairs(&g) < 80, "the graph has parallel relationships");
-    let mut db = FalkorDb::start_managed(&engines_dir().falkordb().expect("installed")).expect("starts");
+    let mut db = FalkorDb::start_managed(
+        &engines_dir().falkordb(graphlancer_engines::spec::FALKORDB_VERSION).expect("installed"),
+    )
+    .expect("starts");
     db.load(&g).expect("loads");
     assert_eq!(count(&mut db, "MATCH (a)-[r]->(b) RETURN count(r)"), 80);
     assert_eq!(count(&mut db, "MATCH (a)-[r]->(b) RETURN count(*)"), parallel_pairs(&g), "bug still present");
@@ -84,7 +87,10 @@ fn grafeo_float_grouping_keys_come_back_as_their_bits() {
 /// server (found by the generator's validity run).
 #[test]
 fn falkordb_crashes_on_a_property_removed_twice() {
-    let mut db = FalkorDb::start_managed(&engines_dir().falkordb().expect("installed")).expect("starts");
+    let mut db = FalkorDb::start_managed(
+        &engines_dir().falkordb(graphlancer_engines::spec::FALKORDB_VERSION).expect("installed"),
+    )
+    .expect("starts");
     db.load(&graph(1, 5, 5)).expect("loads");
     let outcome = db.execute("CREATE (n:A {k: 1}) REMOVE n.k REMOVE n.k RETURN n", &ExecOptions::default());
     let outcome = outcome.expect("recovered");

@@ -144,7 +144,8 @@ fn a_killed_or_stopped_host_is_a_crash_or_timeout_and_the_next_query_works() {
         },
         graphlancer_engines::host::HostCommand::python(
             crate::engines_dir().python("kuzu", "kuzu", "0.11.3").expect("installed"),
-            "kuzu",
+            graphlancer_engines::host::KUZU_HOST,
+            &["kuzu", ""],
         ),
     )
     .expect("starts");

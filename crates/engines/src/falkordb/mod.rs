@@ -63,10 +63,11 @@ struct Loaded {
 
 impl FalkorDb {
     /// Starts a managed server from the installed files and connects to it.
+    /// It is named by its spec, `falkordb@RELEASE`.
     pub fn start_managed(install: &FalkorDbInstall) -> Result<Self, EngineError> {
         let server = ManagedServer::start(install)?;
         let address = server.address();
-        Self::connect_to(ENGINE.to_owned(), address, Some(server))
+        Self::connect_to(format!("falkordb@{}", install.version), address, Some(server))
     }
 
     /// Connects to a server someone else runs, at `HOST:PORT`.
