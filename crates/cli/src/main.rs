@@ -28,6 +28,7 @@ macro_rules! say_raw {
     };
 }
 
+mod bugs;
 mod common;
 mod coverage;
 mod engines;
@@ -39,6 +40,7 @@ mod report;
 mod run;
 mod table;
 mod tck;
+mod triage;
 mod workers;
 
 use common::{describe, graph_limits, limited, open_options, parse_duration, speaks};
@@ -109,6 +111,24 @@ enum Command {
         /// The campaign's folder (with summary.json).
         out: std::path::PathBuf,
     },
+    /// Writes BUGS.md and bugs.json: one ledger over campaign folders, an
+    /// entry per root cause, with its reproducer in the engine's own client,
+    /// the releases it was seen on and bisected to, and with --live whether
+    /// the newest release still shows it.
+    Bugs {
+        /// The campaigns' folders.
+        #[arg(required = true)]
+        outs: Vec<std::path::PathBuf>,
+        /// Where the ledger goes; default: the one campaign folder given.
+        #[arg(long)]
+        ledger: Option<std::path::PathBuf>,
+        /// Re-run each bug on the newest release of its engine (installed as needed).
+        #[arg(long)]
+        live: bool,
+        /// Per-query timeout of the live re-runs.
+        #[arg(long, default_value = "10s", value_parser = parse_duration)]
+        timeout: Duration,
+    },
     /// Runs a finding again: exit 0 if it reproduces, 1 if not, 2 on error.
     Replay {
         /// The finding's folder (with case.json).
@@ -134,7 +154,8 @@ enum Command {
         time: Duration,
     },
     /// Finds which released versions of an engine show a finding (kuzu,
-    /// ladybug; installed as needed) and writes it into the report.
+    /// ladybug, ryugraph, arcadedb, grafeo, falkordb; installed as needed)
+    /// and writes it into the report.
     Bisect {
         /// The finding's folder (with case.json).
         dir: std::path::PathBuf,
@@ -447,10 +468,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Engines { specs, json, settings: true, .. } => engines::settings(&specs, json),
         Command::Engines { specs, json, probe: true, .. } => engines::probe(&specs, json),
         Command::Engines { specs, json, .. } => engines::run(&specs, json),
-        Command::Replay { dir, timeout } => run::replay(&dir, timeout),
-        Command::Bisect { dir, engine, replace, timeout } => run::bisect(&dir, &engine, replace.as_deref(), timeout),
+        Command::Replay { dir, timeout } => triage::replay(&dir, timeout),
+        Command::Bugs { outs, ledger, live, timeout } => bugs::run(&outs, ledger.as_deref(), live, timeout),
+        Command::Bisect { dir, engine, replace, timeout } => triage::bisect(&dir, &engine, replace.as_deref(), timeout),
         Command::Reduce { dir, timeout, candidates, time } => {
-            run::reduce(&dir, timeout, graphlancer_oracles::reduce::Limits { candidates, time })
+            triage::reduce(&dir, timeout, graphlancer_oracles::reduce::Limits { candidates, time })
         }
         Command::Bench { what, engines, queries, seed, repeat } => match what.as_str() {
             "overhead" => run::bench_overhead(queries, seed, repeat),

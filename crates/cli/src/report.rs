@@ -148,6 +148,19 @@ pub(crate) fn write(out: &Path) -> Result<std::path::PathBuf> {
     h.push_str("</table>");
 
     let _ = write!(h, "<h2>Findings ({})</h2>", s.findings.len());
+    // The ledger says the same bugs once each, across campaigns; where one
+    // was written here, the page points to it.
+    if out.join("BUGS.md").is_file() {
+        h.push_str(
+            "<p>One entry per root cause, with reproducers in each engine's own client: \
+                    <a href=\"BUGS.md\">BUGS.md</a> (<code>graphlancer bugs</code>).</p>",
+        );
+    } else {
+        h.push_str(
+            "<p><code>graphlancer bugs OUT</code> writes one entry per root cause, with \
+                    reproducers in each engine's own client, to BUGS.md.</p>",
+        );
+    }
     // Folders by name under OUT/findings: the paths in summary.json are as
     // the campaign was given them, from wherever it ran.
     let mut names: Vec<String> = s

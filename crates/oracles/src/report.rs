@@ -11,9 +11,12 @@ use graphlancer_model::ScriptDialect;
 pub use crate::reduce::ReductionState;
 use crate::signature::Signature;
 
+mod client;
 mod readme;
 mod stored;
 
+pub use client::{OwnClient, own_client};
+pub use readme::answer;
 use readme::{readme, repro};
 pub use stored::{Bisection, CASE_FORMAT, Case, EngineRecord, FLAKY_TRIES, STORED_ROWS, StoredQuery};
 

@@ -2,6 +2,7 @@
 //! real engines (Grafeo in its host, FalkorDB servers from `.engines/`).
 
 mod bolt;
+mod bugs;
 mod campaign;
 mod cli;
 mod coverage;

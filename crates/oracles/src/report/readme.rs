@@ -80,6 +80,15 @@ pub(super) fn readme(case: &Case, dir: &Path) -> String {
         let script: Vec<String> = creation_script(&case.graph, dialect).into_iter().map(|l| l + end).collect();
         let _ = writeln!(s, "\n```{fence}\n{}\n```\n", script.join("\n"));
     }
+    // Where the graph is small enough to show: the reproducer is then short too.
+    let small = case.graph.nodes.len() + case.graph.relationships.len() <= 12;
+    if small && case.traversal.is_none() && case.followups.is_empty() {
+        for e in &case.engines {
+            if let Some(c) = super::own_client(&e.spec, &e.version, e.script, &case.graph, &case.query) {
+                let _ = writeln!(s, "In {}'s own client:\n\n```{}\n{}```\n", e.spec, c.language, c.text);
+            }
+        }
+    }
     if let Some(original) = &case.original_query {
         let _ = writeln!(
             s,
@@ -158,16 +167,19 @@ pub(super) fn readme(case: &Case, dir: &Path) -> String {
 fn outcomes_section(s: &mut String, case: &Case, outcomes: &[Outcome], heading: &str) {
     for (e, o) in case.engines.iter().zip(outcomes) {
         let _ = writeln!(s, "{heading} {}\n", e.spec);
-        match o {
-            Outcome::Rows(r) if !r.columns.is_empty() && r.rows.iter().all(Vec::is_empty) && !r.rows.is_empty() => {
-                let _ = writeln!(s, "{} rows (values not kept: the crash oracle does not compare them)", r.rows.len());
-            }
-            Outcome::Rows(r) => s.push_str(&table(r)),
-            other => {
-                let _ = writeln!(s, "```\n{}\n```", outcome_detail(other));
-            }
-        }
+        s.push_str(&answer(o));
         s.push('\n');
+    }
+}
+
+/// One outcome in Markdown: its rows as a table, or what went wrong.
+pub fn answer(o: &Outcome) -> String {
+    match o {
+        Outcome::Rows(r) if !r.columns.is_empty() && r.rows.iter().all(Vec::is_empty) && !r.rows.is_empty() => {
+            format!("{} rows (values not kept: the crash oracle does not compare them)\n", r.rows.len())
+        }
+        Outcome::Rows(r) => table(r),
+        other => format!("```\n{}\n```\n", outcome_detail(other)),
     }
 }
 
