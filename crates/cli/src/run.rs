@@ -39,6 +39,12 @@ pub(crate) struct RunArgs {
     /// Where findings and summary.json go.
     #[arg(long, default_value = "graphlancer-out")]
     out: PathBuf,
+    /// Add this campaign's findings to an --out folder that holds another
+    /// campaign (another seed, engines, oracles or shard); its summary.json
+    /// is kept as summary.previous-N.json. Without it such a folder is
+    /// refused; the same campaign run again resumes there.
+    #[arg(long)]
+    append: bool,
     /// Configuration (TOML): generator preset, limits and weights, and
     /// `[oracles]` weights (how often partition, rewrite and metamorphic run).
     #[arg(long)]
@@ -185,6 +191,7 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
     if let Some(path) = &args.junit {
         writable(path)?;
     }
+    same_campaign(&args.out, args.seed, &specs, &oracles, args.append)?;
     let mut engines = open_all(&specs)?;
     for e in &engines {
         crate::common::speaks(e.as_ref(), args.language)?;
@@ -523,6 +530,49 @@ fn oracle_help() -> String {
 /// Refuses a file that cannot be written before the campaign spends its
 /// budget: `--junit` is written at the end, and a bad path then lost the
 /// whole run's report. A file it had to create for the check is removed.
+/// Refuses an `--out` folder whose summary says it holds another campaign,
+/// unless `append`: then the other campaign's summary is kept beside.
+/// The same campaign again (a resume after a stop) is welcome.
+fn same_campaign(out: &Path, seed: u64, specs: &[EngineSpec], oracles: &[OracleKind], append: bool) -> Result<()> {
+    let path = out.join("summary.json");
+    let Ok(text) = std::fs::read_to_string(&path) else { return Ok(()) };
+    let before: serde_json::Value = match serde_json::from_str(&text) {
+        Ok(v) => v,
+        // A summary a crash cut short says nothing; the folder's findings still dedup.
+        Err(_) => return Ok(()),
+    };
+    let engines: Vec<String> = specs.iter().map(ToString::to_string).collect();
+    let names: Vec<&str> = oracles.iter().map(|o| o.name()).collect();
+    let theirs = |key: &str| before[key].clone();
+    let their_engines: Vec<String> = theirs("engines")
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e["spec"].as_str().map(str::to_owned))
+        .collect();
+    let same = theirs("seed").as_u64() == Some(seed)
+        && their_engines == engines
+        && theirs("oracles") == serde_json::json!(names);
+    if same {
+        return Ok(());
+    }
+    if !append {
+        anyhow::bail!(
+            "{} holds another campaign (seed {}, engines {}, oracles {}): name another --out, or add --append to \
+             add this campaign's findings to it",
+            out.display(),
+            theirs("seed"),
+            their_engines.join(", "),
+            theirs("oracles")
+        );
+    }
+    let kept =
+        (1..).map(|n| out.join(format!("summary.previous-{n}.json"))).find(|p| !p.exists()).expect("a free name");
+    std::fs::rename(&path, &kept).with_context(|| format!("cannot keep {} as {}", path.display(), kept.display()))?;
+    eprintln!("graphlancer: adding to {}; its earlier campaign's summary is now {}", out.display(), kept.display());
+    Ok(())
+}
+
 fn writable(path: &Path) -> Result<()> {
     let existed = path.exists();
     std::fs::OpenOptions::new()

@@ -210,3 +210,33 @@ fn a_closed_standard_output_is_an_error_not_a_panic() {
         assert!(err.contains("Broken pipe") && !err.contains("panicked"), "{args:?}: {err}");
     }
 }
+
+/// An --out folder of another campaign is refused before any engine
+/// starts, unless --append asks to add to it; the same campaign again
+/// resumes there.
+#[test]
+fn an_out_folder_of_another_campaign_is_refused_unless_appended_to() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("out");
+    let out = out.to_str().expect("utf-8");
+    let run = |seed: &str, extra: &[&str]| {
+        let mut args = vec!["run", "--seed", seed, "--queries", "20", "--workers", "1", "--out", out];
+        args.extend(extra);
+        graphlancer(&args)
+    };
+    assert!(run("1", &[]).status.code().is_some_and(|c| c <= 1));
+    let other = run("2", &[]);
+    assert_eq!(other.status.code(), Some(2), "{}", stderr(&other));
+    assert!(stderr(&other).contains("holds another campaign (seed 1, engines grafeo"), "{}", stderr(&other));
+    let seed_of = |file: &str| {
+        let text = std::fs::read_to_string(std::path::Path::new(out).join(file)).expect("summary");
+        serde_json::from_str::<serde_json::Value>(&text).expect("JSON")["seed"].as_u64()
+    };
+    assert_eq!(seed_of("summary.json"), Some(1), "the refused run left the folder alone");
+    let appended = run("2", &["--append"]);
+    assert!(appended.status.code().is_some_and(|c| c <= 1), "{}", stderr(&appended));
+    assert_eq!(seed_of("summary.json"), Some(2));
+    assert_eq!(seed_of("summary.previous-1.json"), Some(1), "the earlier campaign's summary is kept");
+    let resumed = run("2", &[]);
+    assert!(resumed.status.code().is_some_and(|c| c <= 1), "the same campaign resumes: {}", stderr(&resumed));
+}
