@@ -68,6 +68,32 @@ fn shards_draw_disjoint_graphs_and_merge_into_one_folder() {
     refused(&["merge", "--out", "unused", paths[0], paths[0]], "named twice");
     let empty = tempfile::tempdir().expect("tempdir");
     refused(&["merge", "--out", "unused", empty.path().to_str().expect("utf-8")], "not a campaign folder");
+    // A half-written report and a damaged one are listed and skipped; the
+    // rest merge, into an empty folder already there.
+    std::fs::create_dir_all(shards[0].join("findings").join("0999-half")).expect("mkdir");
+    let damaged = findings_dirs(&shards[1]).pop().expect("shard 1 found something");
+    std::fs::write(damaged.join("case.json"), "{").expect("damage");
+    let again = dir.path().join("again");
+    std::fs::create_dir(&again).expect("mkdir");
+    let o = graphlancer(&[&["merge", "--out", again.to_str().expect("utf-8")][..], &paths].concat());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stderr(&o).contains("0999-half (no case.json") && stderr(&o).contains("damaged report"), "{}", stderr(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("2 folders skipped"), "{}", String::from_utf8_lossy(&o.stdout));
+    assert!(again.join("summary.json").is_file());
+    // The merge was built beside its folder and renamed: nothing is left over.
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+        .expect("read")
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().contains(".merging-"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+fn findings_dirs(out: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut dirs: Vec<_> =
+        std::fs::read_dir(out.join("findings")).expect("findings").flatten().map(|e| e.path()).collect();
+    dirs.sort();
+    dirs
 }
 
 #[test]
