@@ -208,15 +208,37 @@ pub(crate) fn run(outs: &[PathBuf], ledger: Option<&Path>, live: bool, timeout: 
                 .collect(),
         });
     }
+    let known = known_bugs(outs);
     std::fs::create_dir_all(&ledger).with_context(|| format!("cannot create {}", ledger.display()))?;
-    let json = serde_json::json!({ "format": 1, "campaigns": outs, "skipped": skipped, "bugs": entries });
+    let json =
+        serde_json::json!({ "format": 1, "campaigns": outs, "skipped": skipped, "bugs": entries, "known": known });
     write(&ledger.join(JSON), &serde_json::to_string_pretty(&json)?)?;
-    write(&ledger.join(MARKDOWN), &markdown(&entries, outs, &skipped))?;
+    write(&ledger.join(MARKDOWN), &markdown(&entries, &known, outs, &skipped))?;
     say!("{} root causes from {} campaign folders: {}", entries.len(), outs.len(), ledger.join(MARKDOWN).display())?;
     for s in &skipped {
         eprintln!("bugs: skipped {s}");
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The known bugs the campaigns' witnesses checked, by `[bugs]` name, with
+/// every status seen (`live on falkordb@4.22.1`, `fixed on grafeo@0.6.0`).
+fn known_bugs(outs: &[PathBuf]) -> BTreeMap<String, Vec<String>> {
+    let mut known: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for out in outs {
+        let Ok(text) = std::fs::read_to_string(out.join("summary.json")) else { continue };
+        let Ok(summary) = serde_json::from_str::<serde_json::Value>(&text) else { continue };
+        for (bug, status) in summary["known_bugs"].as_object().into_iter().flatten() {
+            // An intersection of profiles joins several releases' statuses with "; ".
+            for one in status.as_str().unwrap_or_default().split("; ") {
+                let seen = known.entry(bug.clone()).or_default();
+                if !seen.iter().any(|s| s == one) {
+                    seen.push(one.to_owned());
+                }
+            }
+        }
+    }
+    known
 }
 
 /// Re-runs the case with `wrong` replaced by its family's newest release.
@@ -258,7 +280,7 @@ fn write(path: &Path, text: &str) -> Result<()> {
     std::fs::rename(&part, path).with_context(|| format!("cannot write {}", path.display()))
 }
 
-fn markdown(entries: &[Entry], outs: &[PathBuf], skipped: &[String]) -> String {
+fn markdown(entries: &[Entry], known: &BTreeMap<String, Vec<String>>, outs: &[PathBuf], skipped: &[String]) -> String {
     let mut s = String::from("# Bugs\n\n");
     let folders: Vec<String> = outs.iter().map(|o| format!("`{}`", o.display())).collect();
     let _ = writeln!(s, "{} root causes over {}, one entry each.\n", entries.len(), folders.join(", "));
@@ -300,6 +322,16 @@ fn markdown(entries: &[Entry], outs: &[PathBuf], skipped: &[String]) -> String {
         }
         for (engine, a) in &e.answers {
             let _ = writeln!(s, "**{engine}:**\n\n{a}");
+        }
+    }
+    if !known.is_empty() {
+        s.push_str(
+            "\n## Known bugs\n\nBugs the dialect profiles know, checked on each release by their witness query \
+             beside the reference. A live one is steered around (so it is not filed again above); a fixed one \
+             is generated again, so a regression shows as a finding.\n\n| known bug | status |\n|---|---|\n",
+        );
+        for (bug, statuses) in known {
+            let _ = writeln!(s, "| `{bug}` | {} |", statuses.join(", "));
         }
     }
     if !skipped.is_empty() {

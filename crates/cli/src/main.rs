@@ -34,6 +34,7 @@ mod coverage;
 mod engines;
 mod generate;
 mod junit;
+mod known;
 mod merge;
 mod probe;
 mod report;

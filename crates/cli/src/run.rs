@@ -208,6 +208,9 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
         if !gremlin && let Some(probe) = crate::probe::learned(spec, e.as_mut())? {
             probe.restrict(&mut profile);
         }
+        if !gremlin {
+            crate::known::track(spec, e.as_mut(), &mut profile)?;
+        }
         profiles.push(profile);
     }
     let profile =
@@ -400,6 +403,13 @@ fn describe(s: &Summary, out: &Path) -> String {
     if !s.dialect_learned.is_empty() {
         let off: Vec<&str> = s.dialect_learned.keys().map(String::as_str).collect();
         t.push_str(&format!("  not generated, refused by a release (probe): {}\n", off.join(", ")));
+    }
+    if !s.known_bugs.is_empty() {
+        let known: Vec<String> = s.known_bugs.iter().map(|(bug, status)| format!("{bug} {status}")).collect();
+        t.push_str(&format!(
+            "  known bugs, checked by their witness (a fixed one is generated again): {}\n",
+            known.join(", ")
+        ));
     }
     if !s.feature_differences.is_empty() {
         t.push_str("feature differences (a construct one engine refuses and another answers; not findings):\n");

@@ -34,6 +34,13 @@ pub struct DialectProfile {
     /// it refuses them ([`DialectProfile::refuse`]), with the evidence;
     /// also in `disabled`.
     pub learned: BTreeMap<Feature, String>,
+    /// A query per known bug (by its `[bugs]` name) that shows it on a
+    /// small graph: run on each release beside the reference, it says
+    /// whether the bug is live there (`[witness]`).
+    pub witnesses: BTreeMap<String, String>,
+    /// What the witnesses found, per `[bugs]` name: `live on RELEASE` or
+    /// `fixed on RELEASE`. A fixed bug no longer steers the generator.
+    pub tracked: BTreeMap<String, String>,
 }
 
 /// A behaviour engines differ on by design, named in a profile's
@@ -114,6 +121,11 @@ pub enum KnownBug {
     UnreferencedRelationships,
     /// `s CONTAINS ''` is false (Kuzu, LadybugDB: family S3): the tautology rewrite uses another form.
     ContainsEmptyString,
+}
+
+/// The narrower known bug a `[bugs]` name names, if it is one.
+fn known_bug(name: &str) -> Option<KnownBug> {
+    KnownBug::deserialize(serde::de::value::StrDeserializer::<serde::de::value::Error>::new(name)).ok()
 }
 
 /// Limits an engine puts on the graphs it can hold (the `[graph]` table).
@@ -203,6 +215,8 @@ struct ProfileFile {
     semantics: BTreeMap<SemanticsKey, String>,
     #[serde(default)]
     graph: GraphLimits,
+    #[serde(default)]
+    witness: BTreeMap<String, String>,
 }
 
 impl DialectProfile {
@@ -236,14 +250,21 @@ impl DialectProfile {
             if let Ok(f) = name.parse::<Feature>() {
                 bugs.insert(f, evidence);
             } else {
-                let bug: KnownBug = serde::Deserialize::deserialize(serde::de::value::StrDeserializer::<
-                    serde::de::value::Error,
-                >::new(&name))
-                .map_err(|_| ProfileError::Invalid {
+                let bug = known_bug(&name).ok_or_else(|| ProfileError::Invalid {
                     name: file.name.clone(),
                     detail: format!("[bugs]: '{name}' is neither a production nor a known bug"),
                 })?;
                 known_bugs.insert(bug, evidence);
+            }
+        }
+        for name in file.witness.keys() {
+            let known = name.parse::<Feature>().is_ok_and(|f| bugs.contains_key(&f))
+                || known_bug(name).is_some_and(|b| known_bugs.contains_key(&b));
+            if !known {
+                return Err(ProfileError::Invalid {
+                    name: file.name.clone(),
+                    detail: format!("[witness]: '{name}' names no entry of [bugs]"),
+                });
             }
         }
         let features = Feature::ALL.iter().copied().filter(|f| !disabled.contains_key(f)).collect();
@@ -256,6 +277,8 @@ impl DialectProfile {
             semantics: file.semantics,
             graph: file.graph,
             learned: BTreeMap::new(),
+            witnesses: file.witness,
+            tracked: BTreeMap::new(),
         })
     }
 
@@ -272,6 +295,8 @@ impl DialectProfile {
                 semantics: BTreeMap::new(),
                 graph: GraphLimits::default(),
                 learned: BTreeMap::new(),
+                witnesses: BTreeMap::new(),
+                tracked: BTreeMap::new(),
             };
         };
         let mut out = first.clone();
@@ -293,6 +318,12 @@ impl DialectProfile {
             for (b, reason) in &p.known_bugs {
                 out.known_bugs.entry(*b).or_insert_with(|| format!("{}: {reason}", p.name));
             }
+            for (name, status) in &p.tracked {
+                out.tracked
+                    .entry(name.clone())
+                    .and_modify(|s| s.push_str(&format!("; {status}")))
+                    .or_insert_with(|| status.clone());
+            }
             let keys: BTreeSet<SemanticsKey> = out.semantics.keys().chain(p.semantics.keys()).copied().collect();
             for k in keys {
                 let agree = out.semantics.get(&k) == p.semantics.get(&k);
@@ -311,6 +342,23 @@ impl DialectProfile {
     /// A semantics value, when every engine of the profile shares it.
     pub fn semantics(&self, key: SemanticsKey) -> Option<&str> {
         self.semantics.get(&key).map(String::as_str).filter(|v| *v != DIFFERS)
+    }
+
+    /// Records that the known bug `name` is live on a release (`live`
+    /// true) or fixed there; a fixed one is dropped from `bugs` or
+    /// `known_bugs`, so the generator writes its shape again and a
+    /// regression shows as a finding.
+    pub fn track(&mut self, name: &str, release: &str, live: bool) {
+        let status = format!("{} on {release}", if live { "live" } else { "fixed" });
+        self.tracked.insert(name.to_owned(), status);
+        if !live {
+            if let Ok(f) = name.parse::<Feature>() {
+                self.bugs.remove(&f);
+            }
+            if let Some(b) = known_bug(name) {
+                self.known_bugs.remove(&b);
+            }
+        }
     }
 
     /// Turns `feature` off with the evidence: what a probe of an engine
@@ -337,6 +385,23 @@ impl DialectProfile {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_bug_fixed_on_a_release_no_longer_steers_and_a_witness_names_a_bug() {
+        let mut p = DialectProfile::built_in("grafeo").expect("parses");
+        assert!(p.bugs.contains_key(&Feature::ChainedComparison) && p.known_bugs.contains_key(&KnownBug::GroupingKeys));
+        p.track("chained_comparison", "grafeo@0.6.0", false);
+        p.track("grouping_keys", "grafeo@0.6.0", false);
+        p.track("stdev", "grafeo@0.6.0", true);
+        assert!(
+            !p.bugs.contains_key(&Feature::ChainedComparison) && !p.known_bugs.contains_key(&KnownBug::GroupingKeys)
+        );
+        assert!(p.bugs.contains_key(&Feature::StDev), "a live bug keeps steering");
+        assert_eq!(p.tracked["grouping_keys"], "fixed on grafeo@0.6.0");
+        let bad = "name = \"x\"\n[witness]\nchained_comparison = \"RETURN 1\"\n";
+        let err = DialectProfile::from_toml(bad).expect_err("no such bug").to_string();
+        assert!(err.contains("names no entry of [bugs]"), "{err}");
+    }
 
     #[test]
     fn every_built_in_profile_parses() {

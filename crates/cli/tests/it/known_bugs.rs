@@ -141,3 +141,41 @@ fn grafeo_variable_length_pattern_misses_a_relationship_created_before_it() {
     assert_eq!(count(&mut db, &one_hop), 1);
     assert_eq!(count(&mut db, &var_length), 0, "bug still present");
 }
+
+/// Known bugs are tracked per release, not hidden: each release a campaign
+/// opens runs the profile's witness queries beside the reference. Grafeo's
+/// grouping-key bug is live on the embedded 0.5.44 and fixed on 0.6.0, and
+/// the ledger lists both.
+#[test]
+fn known_bugs_are_checked_on_each_release_and_listed_in_the_ledger() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut outs = Vec::new();
+    for (engine, status) in [("grafeo", "live on grafeo@0.5.44"), ("grafeo@0.6.0", "fixed on grafeo@0.6.0")] {
+        let out = dir.path().join(engine);
+        let o = crate::graphlancer(&[
+            "run",
+            "--engine",
+            engine,
+            "--engine",
+            "reference",
+            "--queries",
+            "5",
+            "--workers",
+            "1",
+            "--out",
+            out.to_str().expect("utf-8"),
+            "--json",
+        ]);
+        assert!(o.status.code().is_some_and(|c| c <= 1), "{}", crate::stderr(&o));
+        let summary: serde_json::Value = serde_json::from_slice(&o.stdout).expect("summary JSON");
+        assert_eq!(summary["known_bugs"]["grouping_keys"], status, "{}", summary["known_bugs"]);
+        outs.push(out);
+    }
+    let ledger = dir.path().join("ledger");
+    let mut args = vec!["bugs", "--ledger", ledger.to_str().expect("utf-8")];
+    args.extend(outs.iter().map(|o| o.to_str().expect("utf-8")));
+    let o = crate::graphlancer(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", crate::stderr(&o));
+    let md = std::fs::read_to_string(ledger.join("BUGS.md")).expect("BUGS.md");
+    assert!(md.contains("| `grouping_keys` | live on grafeo@0.5.44, fixed on grafeo@0.6.0 |"), "{md}");
+}

@@ -176,6 +176,7 @@ impl Campaign {
             oracles: self.config.oracles.iter().map(|o| o.name().to_owned()).collect(),
             dialect: self.profile.name.clone(),
             dialect_learned: self.profile.learned.iter().map(|(f, why)| (f.name().to_owned(), why.clone())).collect(),
+            known_bugs: self.profile.tracked.clone(),
             engines: self
                 .engines
                 .iter()

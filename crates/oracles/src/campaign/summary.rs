@@ -152,6 +152,10 @@ pub struct Summary {
     /// Productions a probe found an engine release of the campaign refuses,
     /// turned off for it, with the evidence.
     pub dialect_learned: BTreeMap<String, String>,
+    /// Known bugs of the profiles (by `[bugs]` name) that a witness query
+    /// checked on the campaign's releases: `live on RELEASE` or `fixed on
+    /// RELEASE` (then the generator wrote its shape again).
+    pub known_bugs: BTreeMap<String, String>,
     /// Report folders of the findings, by signature.
     pub findings: BTreeMap<String, String>,
     /// Folders a killed campaign left half-written (no case.json): skipped.
@@ -228,6 +232,9 @@ impl Summary {
         }
         for (f, why) in &o.dialect_learned {
             self.dialect_learned.entry(f.clone()).or_insert_with(|| why.clone());
+        }
+        for (bug, status) in &o.known_bugs {
+            self.known_bugs.entry(bug.clone()).or_insert_with(|| status.clone());
         }
         for (length, (n, non_empty)) in &o.non_empty_by_length {
             let slot = self.non_empty_by_length.entry(*length).or_default();
