@@ -134,7 +134,7 @@ fn index_setting_indexes_every_key_before_the_data() {
     let spec: graphlancer_engines::EngineSpec = "falkordb?index=all".parse().expect("spec");
     let options = graphlancer_engines::OpenOptions { host_command: crate::grafeo_host() };
     let mut db = graphlancer_engines::open(&spec, &options).expect("opens");
-    assert_eq!(db.name(), "falkordb?index=all");
+    assert_eq!(db.name(), "falkordb@4.22.1?index=all");
     let g = graph(14, 20, 30);
     db.load(&g).expect("loads");
     let indexed = rows(
