@@ -4,7 +4,8 @@
 
 use crate::{graphlancer, stderr};
 
-fn campaign(engine: &str, seed: &str, queries: &str, dir: &str) -> serde_json::Value {
+/// A campaign of `engine` against the reference; its summary.
+pub(crate) fn campaign(engine: &str, seed: &str, queries: &str, dir: &str) -> serde_json::Value {
     let o = graphlancer(&[
         "run",
         "--engine",
