@@ -87,3 +87,20 @@ fn bisect_walks_grafeos_released_packages() {
     let said = String::from_utf8_lossy(&o.stdout);
     assert!(said.contains("grafeo: first shown by 0.5.11, not by 0.5.10; gone in 0.6.0"), "{said}");
 }
+
+/// A regression of FalkorDB's newest release is bisected across its
+/// modules: a constant `WITH … WHERE false` placed below an ungrouped
+/// aggregation (docs/bugs/FALKORDB.md, F-3) is new in 4.22.1.
+#[test]
+fn bisect_walks_falkordbs_released_modules() {
+    let fixture =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/bisect/falkordb-constant-filter");
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::copy(fixture.join("case.json"), dir.path().join("case.json")).expect("copied");
+    let o = graphlancer(&["bisect", dir.path().to_str().expect("utf-8"), "--engine", "falkordb"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert!(said.contains("falkordb: first shown by 4.22.1, not by 4.18.3"), "{said}");
+    let case = std::fs::read_to_string(dir.path().join("case.json")).expect("case.json");
+    assert!(case.contains("\"first_showing\": \"4.22.1\""), "the bisection is written into the report");
+}
