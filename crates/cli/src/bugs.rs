@@ -136,8 +136,14 @@ fn read_all(outs: &[PathBuf]) -> Result<(Vec<Found>, Vec<String>)> {
     Ok((found, skipped))
 }
 
-/// `graphlancer bugs OUT... [--ledger DIR] [--live]`.
-pub(crate) fn run(outs: &[PathBuf], ledger: Option<&Path>, live: bool, timeout: Duration) -> Result<ExitCode> {
+/// `graphlancer bugs OUT... [--ledger DIR] [--live] [--bisect]`.
+pub(crate) fn run(
+    outs: &[PathBuf],
+    ledger: Option<&Path>,
+    live: bool,
+    bisect: bool,
+    timeout: Duration,
+) -> Result<ExitCode> {
     let ledger = match (ledger, outs) {
         (Some(dir), _) => dir.to_owned(),
         (None, [one]) => one.clone(),
@@ -153,8 +159,20 @@ pub(crate) fn run(outs: &[PathBuf], ledger: Option<&Path>, live: bool, timeout: 
     let mut entries = Vec::new();
     for (cause, mut group) in by_cause {
         group.sort_by_key(|f| (f.case.query.len(), f.dir.clone()));
+        let wrong = wrong(&group[0].case);
+        // Bisected where asked and not done before: the releases it affects.
+        if bisect
+            && let [one] = wrong.as_slice()
+            && group[0].case.bisection.is_none()
+            && releases::family(family(one)).is_some()
+        {
+            eprintln!("bugs: bisecting {cause}");
+            match crate::triage::bisect(&group[0].dir, family(one), Some(one), timeout) {
+                Ok(_) => group[0].case = read_case(&group[0].dir.join("case.json"))?,
+                Err(e) => eprintln!("bugs: cannot bisect {}: {e:#}", group[0].dir.display()),
+            }
+        }
         let shown = &group[0];
-        let wrong = wrong(&shown.case);
         let mut seen_on: Vec<String> = group
             .iter()
             .flat_map(|f| f.case.engines.iter())

@@ -126,6 +126,10 @@ enum Command {
         /// Re-run each bug on the newest release of its engine (installed as needed).
         #[arg(long)]
         live: bool,
+        /// Bisect each bug not bisected yet over its engine's releases
+        /// (installed as needed), writing the result into its report.
+        #[arg(long)]
+        bisect: bool,
         /// Per-query timeout of the live re-runs.
         #[arg(long, default_value = "10s", value_parser = parse_duration)]
         timeout: Duration,
@@ -470,7 +474,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Engines { specs, json, probe: true, .. } => engines::probe(&specs, json),
         Command::Engines { specs, json, .. } => engines::run(&specs, json),
         Command::Replay { dir, timeout } => triage::replay(&dir, timeout),
-        Command::Bugs { outs, ledger, live, timeout } => bugs::run(&outs, ledger.as_deref(), live, timeout),
+        Command::Bugs { outs, ledger, live, bisect, timeout } => {
+            bugs::run(&outs, ledger.as_deref(), live, bisect, timeout)
+        }
         Command::Bisect { dir, engine, replace, timeout } => triage::bisect(&dir, &engine, replace.as_deref(), timeout),
         Command::Reduce { dir, timeout, candidates, time } => {
             triage::reduce(&dir, timeout, graphlancer_oracles::reduce::Limits { candidates, time })

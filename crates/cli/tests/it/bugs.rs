@@ -89,18 +89,22 @@ fn bisect_walks_grafeos_released_packages() {
 }
 
 /// A regression of FalkorDB's newest release is bisected across its
-/// modules: a constant `WITH … WHERE false` placed below an ungrouped
-/// aggregation (docs/bugs/FALKORDB.md, F-3) is new in 4.22.1.
+/// modules by the ledger: a constant `WITH … WHERE false` placed below an
+/// ungrouped aggregation (docs/bugs/FALKORDB.md, F-3) is new in 4.22.1.
 #[test]
-fn bisect_walks_falkordbs_released_modules() {
+fn the_ledger_bisects_a_falkordb_regression_across_its_released_modules() {
     let fixture =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/bisect/falkordb-constant-filter");
     let dir = tempfile::tempdir().expect("tempdir");
-    std::fs::copy(fixture.join("case.json"), dir.path().join("case.json")).expect("copied");
-    let o = graphlancer(&["bisect", dir.path().to_str().expect("utf-8"), "--engine", "falkordb"]);
+    let finding = dir.path().join("findings").join("0001-differential");
+    std::fs::create_dir_all(&finding).expect("mkdir");
+    std::fs::copy(fixture.join("case.json"), finding.join("case.json")).expect("copied");
+    let o = graphlancer(&["bugs", dir.path().to_str().expect("utf-8"), "--bisect"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let said = String::from_utf8_lossy(&o.stdout);
     assert!(said.contains("falkordb: first shown by 4.22.1, not by 4.18.3"), "{said}");
-    let case = std::fs::read_to_string(dir.path().join("case.json")).expect("case.json");
+    let case = std::fs::read_to_string(finding.join("case.json")).expect("case.json");
     assert!(case.contains("\"first_showing\": \"4.22.1\""), "the bisection is written into the report");
+    let md = std::fs::read_to_string(dir.path().join("BUGS.md")).expect("BUGS.md");
+    assert!(md.contains("- Bisected: falkordb: first shown by 4.22.1 (not 4.18.3)."), "{md}");
 }
