@@ -298,6 +298,8 @@ fn tally(
     let mut v =
         Validity { engine: engine.name().to_owned(), dialect: dialect.to_owned(), preset, ..Validity::default() };
     let progress_every = (count / 20).max(1);
+    // A counter rewritten in place in a terminal; in a log, a line each step.
+    let terminal = std::io::IsTerminal::is_terminal(&std::io::stderr());
     for (i, g) in probes.enumerate() {
         v.used.extend(g.features.iter().copied());
         let outcome = engine.execute_generated(&g.text, g.ast.as_ref(), &opts)?;
@@ -340,10 +342,14 @@ fn tally(
             }
         }
         if !json && (i + 1) % progress_every == 0 {
-            eprint!("\r{}/{} queries", i + 1, count);
+            if terminal {
+                eprint!("\r{}/{} queries", i + 1, count);
+            } else {
+                eprintln!("validity: {}/{} queries", i + 1, count);
+            }
         }
     }
-    if !json {
+    if !json && terminal {
         eprintln!();
     }
     v.seconds = started.elapsed().as_secs_f64();

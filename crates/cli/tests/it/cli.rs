@@ -246,3 +246,14 @@ fn an_out_folder_of_another_campaign_is_refused_unless_appended_to() {
     let resumed = run("2", &[]);
     assert!(resumed.status.code().is_some_and(|c| c <= 1), "the same campaign resumes: {}", stderr(&resumed));
 }
+
+/// Without a terminal (CI, a log file) `validity` writes its progress as
+/// lines, never a `\r` counter.
+#[test]
+fn validity_progress_in_a_log_is_lines_not_carriage_returns() {
+    let o = graphlancer(&["validity", "--engine", "grafeo", "--count", "40"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(!err.contains('\r'), "a \\r reached the log: {err:?}");
+    assert!(err.lines().any(|l| l == "validity: 40/40 queries"), "{err}");
+}
