@@ -358,9 +358,22 @@ fn describe(s: &Summary, out: &Path) -> String {
         s.dialect
     );
     for e in &s.engines {
+        // `kuzu@0.10.0` names its release already; `grafeo` does not.
+        let name = if e.spec.split('?').next().is_some_and(|b| b.ends_with(&format!("@{}", e.version))) {
+            e.spec.clone()
+        } else {
+            format!("{} {}", e.spec, e.version)
+        };
+        let total: u64 = e.rejected.values().sum();
+        let rejected = if total == 0 {
+            "rejected 0".to_owned()
+        } else {
+            let by: Vec<String> = e.rejected.iter().map(|(class, n)| format!("{n} {class}")).collect();
+            format!("rejected {total} ({})", by.join(", "))
+        };
         t.push_str(&format!(
-            "  {} {}: accepted {} · rejected {:?} · non-empty {} · timeouts {} · crashes {} · over the row cap {} · {:.1} s in the engine\n",
-            e.spec, e.version, e.accepted, e.rejected, e.non_empty, e.timeouts, e.crashes, e.too_large, e.engine_seconds
+            "  {name}: accepted {} · {rejected} · non-empty {} · timeouts {} · crashes {} · over the row cap {} · {:.1} s in the engine\n",
+            e.accepted, e.non_empty, e.timeouts, e.crashes, e.too_large, e.engine_seconds
         ));
         if e.restores + e.restarts > 0 {
             t.push_str(&format!(
@@ -594,4 +607,32 @@ fn writable(path: &Path) -> Result<()> {
         std::fs::remove_file(path).with_context(|| format!("--junit {}", path.display()))?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use graphlancer_oracles::campaign::EngineSummary;
+
+    use super::*;
+
+    #[test]
+    fn the_summary_names_a_release_once_and_counts_rejections_in_words() {
+        let engine = |spec: &str, version: &str, rejected: &[(&str, u64)]| EngineSummary {
+            spec: spec.into(),
+            version: version.into(),
+            rejected: rejected.iter().map(|(c, n)| ((*c).to_owned(), *n)).collect(),
+            ..EngineSummary::default()
+        };
+        let s = Summary {
+            engines: vec![
+                engine("kuzu@0.10.0", "0.10.0", &[("internal", 1), ("semantic", 2)]),
+                engine("grafeo", "0.5.44", &[]),
+            ],
+            ..Summary::default()
+        };
+        let text = describe(&s, Path::new("out"));
+        assert!(text.contains("  kuzu@0.10.0: accepted 0 · rejected 3 (1 internal, 2 semantic) ·"), "{text}");
+        assert!(text.contains("  grafeo 0.5.44: accepted 0 · rejected 0 ·"), "{text}");
+        assert!(!text.contains('{'), "no raw JSON: {text}");
+    }
 }

@@ -36,7 +36,7 @@ pub(super) fn readme(case: &Case, dir: &Path) -> String {
     s.push_str("| engine | version | outcome |\n|---|---|---|\n");
     for ((e, o), n) in case.engines.iter().zip(&case.outcomes).zip(&case.row_counts) {
         let line = match n {
-            Some(n) => format!("{n} rows"),
+            Some(n) => rows_word(*n),
             None => outcome_line(o),
         };
         let _ = writeln!(s, "| {} | {} | {line} |", e.spec, e.version);
@@ -123,7 +123,7 @@ pub(super) fn readme(case: &Case, dir: &Path) -> String {
     for (k, q) in case.followups.iter().enumerate() {
         let _ = writeln!(s, "## Query {} ({})\n\n```cypher\n{}\n```\n", k + 2, q.role, q.text);
         for ((e, o), n) in case.engines.iter().zip(&q.outcomes).zip(&q.row_counts) {
-            let line = n.map_or_else(|| outcome_line(o), |n| format!("{n} rows"));
+            let line = n.map_or_else(|| outcome_line(o), rows_word);
             let _ = writeln!(s, "- {}: {line}", e.spec);
         }
         s.push('\n');
@@ -183,9 +183,14 @@ pub fn answer(o: &Outcome) -> String {
     }
 }
 
+/// "1 row", "3 rows".
+fn rows_word(n: usize) -> String {
+    if n == 1 { "1 row".into() } else { format!("{n} rows") }
+}
+
 fn outcome_line(o: &Outcome) -> String {
     match o {
-        Outcome::Rows(r) => format!("{} rows", r.rows.len()),
+        Outcome::Rows(r) => rows_word(r.rows.len()),
         Outcome::Error { class, .. } => format!("{} error", class.name()),
         Outcome::Crash { .. } => "crash".into(),
         Outcome::Timeout { after_ms } => format!("timeout after {after_ms} ms"),
@@ -220,7 +225,7 @@ fn table(r: &ResultSet) -> String {
     if rows.len() > MAX {
         let _ = writeln!(s, "\n… {} more rows (in case.json)", rows.len() - MAX);
     }
-    let _ = writeln!(s, "\n{} rows (sorted here for reading)", r.rows.len());
+    let _ = writeln!(s, "\n{} (sorted here for reading)", rows_word(r.rows.len()));
     s
 }
 
