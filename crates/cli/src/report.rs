@@ -81,15 +81,18 @@ pub(crate) fn write(out: &Path) -> Result<std::path::PathBuf> {
                 .then(|| (now.seconds, now.queries.saturating_sub(then.queries) as f64 / (now.seconds - then.seconds)))
         })
         .collect();
-    h.push_str(&line_plot("Queries per second (over 10 s)", "seconds", &rate)?);
-    let found: Vec<(f64, f64)> = s.timeline.iter().map(|t| (t.seconds, t.findings as f64)).collect();
-    h.push_str(&line_plot("Findings (new and duplicate)", "seconds", &found)?);
+    h.push_str(&line_plot("Queries per second (over 10 s)", "seconds", "queries a second", &[("", rate)], false)?);
+    // New findings are reports; duplicates are repeats of one: two lines.
+    let new: Vec<(f64, f64)> = s.timeline.iter().map(|t| (t.seconds, t.new as f64)).collect();
+    let repeats: Vec<(f64, f64)> =
+        s.timeline.iter().map(|t| (t.seconds, t.findings.saturating_sub(t.new) as f64)).collect();
+    h.push_str(&line_plot("Findings so far", "seconds", "findings", &[("new", new), ("duplicate", repeats)], true)?);
     let non_empty: Vec<(f64, f64)> = s
         .non_empty_by_length
         .iter()
         .map(|(len, (n, ne))| (*len as f64, 100.0 * *ne as f64 / (*n).max(1) as f64))
         .collect();
-    h.push_str(&line_plot("Non-empty answers (%) by clauses", "clauses", &non_empty)?);
+    h.push_str(&line_plot("Non-empty answers by clauses", "clauses", "non-empty (%)", &[("", non_empty)], false)?);
     h.push_str("</div>");
 
     h.push_str("<h2>Where the time went</h2><table><tr><th>part</th><th>seconds</th><th>share</th></tr>");
@@ -253,23 +256,54 @@ fn answer(o: &Outcome, total: Option<usize>) -> String {
 }
 
 /// A line plot as inline SVG; an empty series draws an empty frame.
-fn line_plot(title: &str, x_label: &str, points: &[(f64, f64)]) -> Result<String> {
+/// A plot of one or more named lines (a legend where they have names);
+/// `counts` draws the y axis in whole numbers.
+fn line_plot(
+    title: &str,
+    x_label: &str,
+    y_label: &str,
+    series: &[(&str, Vec<(f64, f64)>)],
+    counts: bool,
+) -> Result<String> {
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (520, 300)).into_drawing_area();
         root.fill(&WHITE).map_err(plot_error)?;
-        let x_max = points.iter().map(|p| p.0).fold(1.0, f64::max);
-        let y_max = points.iter().map(|p| p.1).fold(1.0, f64::max) * 1.1;
-        let x_min = points.iter().map(|p| p.0).fold(x_max, f64::min).min(0.0);
+        let all = || series.iter().flat_map(|(_, p)| p.iter());
+        let x_max = all().map(|p| p.0).fold(1.0, f64::max);
+        let top = all().map(|p| p.1).fold(1.0, f64::max) * 1.1;
+        let y_max = if counts { top.ceil() } else { top };
+        let x_min = all().map(|p| p.0).fold(x_max, f64::min).min(0.0);
         let mut chart = ChartBuilder::on(&root)
             .caption(title, ("sans-serif", 18))
             .margin(10)
             .x_label_area_size(35)
-            .y_label_area_size(50)
+            .y_label_area_size(55)
             .build_cartesian_2d(x_min..x_max, 0.0..y_max)
             .map_err(plot_error)?;
-        chart.configure_mesh().x_desc(x_label).draw().map_err(plot_error)?;
-        chart.draw_series(LineSeries::new(points.iter().copied(), &BLUE)).map_err(plot_error)?;
+        let whole = |v: &f64| format!("{v:.0}");
+        let mut mesh = chart.configure_mesh();
+        // Seconds and clause counts read as whole numbers, one tick each at most.
+        mesh.x_desc(x_label)
+            .y_desc(y_label)
+            .x_labels(((x_max - x_min).ceil() as usize).clamp(1, 10) + 1)
+            .x_label_formatter(&whole);
+        if counts {
+            // At most one tick per whole number, so no label repeats.
+            mesh.y_labels((y_max as usize).clamp(1, 10) + 1).y_label_formatter(&whole);
+        }
+        mesh.draw().map_err(plot_error)?;
+        let colors = [BLUE, RED, GREEN];
+        for ((name, points), color) in series.iter().zip(colors.iter().cycle()) {
+            let drawn = chart.draw_series(LineSeries::new(points.iter().copied(), color)).map_err(plot_error)?;
+            if !name.is_empty() {
+                let color = *color;
+                drawn.label(*name).legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color));
+            }
+        }
+        if series.iter().any(|(name, _)| !name.is_empty()) {
+            chart.configure_series_labels().border_style(BLACK).background_style(WHITE).draw().map_err(plot_error)?;
+        }
         root.present().map_err(plot_error)?;
     }
     Ok(svg)

@@ -89,6 +89,14 @@ fn shards_draw_disjoint_graphs_and_merge_into_one_folder() {
     assert!(leftovers.is_empty(), "{leftovers:?}");
 }
 
+/// The texts an SVG draws, trimmed.
+fn svg_texts_of(svg: &str) -> Vec<&str> {
+    svg.split("<text")
+        .skip(1)
+        .filter_map(|t| t.split_once('>').and_then(|(_, rest)| rest.split_once("</text>")).map(|(t, _)| t.trim()))
+        .collect()
+}
+
 fn findings_dirs(out: &std::path::Path) -> Vec<std::path::PathBuf> {
     let mut dirs: Vec<_> =
         std::fs::read_dir(out.join("findings")).expect("findings").flatten().map(|e| e.path()).collect();
@@ -153,6 +161,14 @@ fn the_report_shows_every_query_of_a_group_and_skips_a_damaged_finding() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let html = std::fs::read_to_string(out.join("report.html")).expect("report.html");
     let escaped = |t: &str| t.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;");
+    // Plots: a y-axis title each, whole-number counts, new and duplicate findings apart.
+    let svg_texts = svg_texts_of(&html);
+    for title in ["queries a second", "findings", "non-empty (%)", "new", "duplicate"] {
+        assert!(svg_texts.contains(&title), "no plot text {title}: {svg_texts:?}");
+    }
+    let findings_plot = html.split("Findings so far").nth(1).and_then(|p| p.split("</svg>").next()).expect("a plot");
+    let numbers: Vec<&str> = svg_texts_of(findings_plot).into_iter().filter(|t| t.parse::<f64>().is_ok()).collect();
+    assert!(!numbers.is_empty() && numbers.iter().all(|n| n.parse::<u64>().is_ok()), "counts drawn as {numbers:?}");
     for text in [case["query"].as_str().expect("query"), followup.as_str()] {
         assert!(html.contains(&escaped(text)), "the page lacks {text}");
     }

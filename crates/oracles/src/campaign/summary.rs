@@ -174,6 +174,9 @@ pub struct Sample {
     pub queries: u64,
     /// Confirmed findings so far, new and duplicate.
     pub findings: u64,
+    /// Of those, new ones (a report each).
+    #[serde(default)]
+    pub new: u64,
 }
 
 impl Summary {
@@ -377,13 +380,18 @@ pub(super) fn merge_timelines(a: &[Sample], b: &[Sample]) -> Vec<Sample> {
             while let Some(s) = b.next_if(|s| s.seconds <= t) {
                 y = *s;
             }
-            Sample { seconds: t, queries: x.queries + y.queries, findings: x.findings + y.findings }
+            Sample { seconds: t, queries: x.queries + y.queries, findings: x.findings + y.findings, new: x.new + y.new }
         })
         .collect()
 }
 
 pub(super) fn sample(s: &mut Summary) {
-    s.timeline.push(Sample { seconds: s.seconds, queries: s.queries, findings: s.findings_new + s.findings_duplicate });
+    s.timeline.push(Sample {
+        seconds: s.seconds,
+        queries: s.queries,
+        findings: s.findings_new + s.findings_duplicate,
+        new: s.findings_new,
+    });
 }
 
 /// Distinct error messages kept per engine; the rest only count by class.
