@@ -678,7 +678,7 @@ fn a_set_writes_only_keys_every_table_of_its_entity_has() {
 fn workers_timelines_add_up_on_a_grid_of_seconds() {
     use crate::campaign::Sample;
     let line = |points: &[(f64, u64)]| -> Vec<Sample> {
-        points.iter().map(|&(seconds, queries)| Sample { seconds, queries, findings: 0 }).collect()
+        points.iter().map(|&(seconds, queries)| Sample { seconds, queries, findings: 0, new: 0 }).collect()
     };
     let mut a = Summary { timeline: line(&[(0.5, 10), (1.5, 20), (9.0, 30)]), ..Summary::default() };
     let b = Summary { timeline: line(&[(0.7, 5), (3.2, 50)]), ..Summary::default() };
