@@ -18,8 +18,11 @@ use crate::common::{open_all, progress_bar};
 /// Options of `graphlancer run`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct RunArgs {
-    /// Engines to test (repeat for several): grafeo, falkordb, falkordb://HOST:PORT.
-    #[arg(long = "engine", default_value = "grafeo")]
+    /// Engines to test (repeat for several); `graphlancer engines` lists them.
+    #[arg(long = "engine", default_value = "grafeo", long_help = format!(
+        "Engines to test (repeat for several). Known: {}. `graphlancer engines` says which are installed.",
+        graphlancer_engines::spec::KNOWN_SPECS
+    ))]
     engines: Vec<String>,
     /// Oracles (repeat for several; `graphlancer run --help` lists them).
     /// `rewrite:tautology,null-check` or `metamorphic:symmetry,k-hop` keeps an

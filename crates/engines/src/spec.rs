@@ -128,7 +128,7 @@ pub const FALKORDB_VERSION: &str = "4.22.1";
 /// The specs graphlancer knows, for help texts and errors.
 pub const KNOWN_SPECS: &str = "grafeo, grafeo@VERSION, falkordb[@VERSION], falkordb://HOST:PORT (either with \
      ?index=all), kuzu[@VERSION], ladybug[@VERSION], ryugraph[@VERSION], arcadedb[@VERSION], arcadedb://HOST:PORT, bolt://HOST:PORT?dialect=neo4j5|memgraph|arcadedb \
-     (Bolt specs take &user=&password=&db=), graphersal, gremlin://HOST:PORT";
+     (Bolt specs take &user=&password=&db=), graphersal, gremlin://HOST:PORT, reference";
 
 /// Where a Bolt password comes from when the spec has none, so reports
 /// (which record specs) never hold it.

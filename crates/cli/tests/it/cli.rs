@@ -257,3 +257,24 @@ fn validity_progress_in_a_log_is_lines_not_carriage_returns() {
     assert!(!err.contains('\r'), "a \\r reached the log: {err:?}");
     assert!(err.lines().any(|l| l == "validity: 40/40 queries"), "{err}");
 }
+
+/// `run --help` and the unknown-engine error name every engine spec,
+/// the versioned ones and the reference included.
+#[test]
+fn run_help_and_the_unknown_engine_error_list_every_spec() {
+    let help = graphlancer(&["run", "--help"]);
+    let text = String::from_utf8_lossy(&help.stdout);
+    let unknown = graphlancer(&["run", "--engine", "neo4"]);
+    assert_eq!(unknown.status.code(), Some(2));
+    for spec in [
+        "grafeo@VERSION",
+        "falkordb[@VERSION]",
+        "ryugraph[@VERSION]",
+        "arcadedb[@VERSION]",
+        "kuzu[@VERSION]",
+        "reference",
+    ] {
+        assert!(text.contains(spec), "run --help lacks {spec}: {text}");
+        assert!(stderr(&unknown).contains(spec), "the error lacks {spec}: {}", stderr(&unknown));
+    }
+}
