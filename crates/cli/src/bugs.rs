@@ -11,7 +11,8 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
-use graphlancer_engines::install::{EnginesDir, in_version_order};
+use graphlancer_engines::install::in_version_order;
+use graphlancer_engines::spec::family_of as family;
 use graphlancer_engines::{ExecOptions, REFERENCE, releases};
 use graphlancer_oracles::OracleKind;
 use graphlancer_oracles::report::{Case, OwnClient, answer, own_client, read_case};
@@ -62,10 +63,6 @@ struct Live {
     release: String,
     /// `shows`, `gone` or why it could not be run there.
     verdict: String,
-}
-
-fn family(spec: &str) -> &str {
-    spec.split(['@', '?']).next().unwrap_or(spec)
 }
 
 /// The cause a finding names: its signature with engines by family.
@@ -245,10 +242,10 @@ fn known_bugs(outs: &[PathBuf]) -> BTreeMap<String, Vec<String>> {
     let mut known: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for out in outs {
         let Ok(text) = std::fs::read_to_string(out.join("summary.json")) else { continue };
-        let Ok(summary) = serde_json::from_str::<serde_json::Value>(&text) else { continue };
-        for (bug, status) in summary["known_bugs"].as_object().into_iter().flatten() {
+        let Ok(summary) = serde_json::from_str::<graphlancer_oracles::Summary>(&text) else { continue };
+        for (bug, status) in summary.known_bugs {
             // An intersection of profiles joins several releases' statuses with "; ".
-            for one in status.as_str().unwrap_or_default().split("; ") {
+            for one in status.split("; ") {
                 let seen = known.entry(bug.clone()).or_default();
                 if !seen.iter().any(|s| s == one) {
                     seen.push(one.to_owned());
@@ -269,7 +266,7 @@ fn live_check(
     let name = family(wrong);
     let Some((name, versioned)) = releases::family(name) else { return Ok(None) };
     let Some(at) = case.engines.iter().position(|e| e.spec == wrong) else { return Ok(None) };
-    let dir = EnginesDir::locate().context("no .engines/ folder: scripts/setup-engines.sh")?;
+    let dir = graphlancer_engines::install::engines_dir(name)?;
     // The newest release the package index lists; offline, the newest installed.
     let release = newest
         .entry(name.to_owned())

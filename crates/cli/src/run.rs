@@ -562,24 +562,12 @@ fn oracle_help() -> String {
 fn same_campaign(out: &Path, seed: u64, specs: &[EngineSpec], oracles: &[OracleKind], append: bool) -> Result<()> {
     let path = out.join("summary.json");
     let Ok(text) = std::fs::read_to_string(&path) else { return Ok(()) };
-    let before: serde_json::Value = match serde_json::from_str(&text) {
-        Ok(v) => v,
-        // A summary a crash cut short says nothing; the folder's findings still dedup.
-        Err(_) => return Ok(()),
-    };
+    // A summary a crash cut short says nothing; the folder's findings still dedup.
+    let Ok(before) = serde_json::from_str::<Summary>(&text) else { return Ok(()) };
     let engines: Vec<String> = specs.iter().map(ToString::to_string).collect();
-    let names: Vec<&str> = oracles.iter().map(|o| o.name()).collect();
-    let theirs = |key: &str| before[key].clone();
-    let their_engines: Vec<String> = theirs("engines")
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|e| e["spec"].as_str().map(str::to_owned))
-        .collect();
-    let same = theirs("seed").as_u64() == Some(seed)
-        && their_engines == engines
-        && theirs("oracles") == serde_json::json!(names);
-    if same {
+    let their_engines: Vec<String> = before.engines.iter().map(|e| e.spec.clone()).collect();
+    let oracle_names: Vec<String> = oracles.iter().map(|o| o.name().to_owned()).collect();
+    if before.seed == seed && their_engines == engines && before.oracles == oracle_names {
         return Ok(());
     }
     if !append {
@@ -587,9 +575,9 @@ fn same_campaign(out: &Path, seed: u64, specs: &[EngineSpec], oracles: &[OracleK
             "{} holds another campaign (seed {}, engines {}, oracles {}): name another --out, or add --append to \
              add this campaign's findings to it",
             out.display(),
-            theirs("seed"),
+            before.seed,
             their_engines.join(", "),
-            theirs("oracles")
+            before.oracles.join(", ")
         );
     }
     let kept =

@@ -1,6 +1,7 @@
 //! Where `scripts/setup-engines.sh` put the engines: the `.engines/` folder.
 
 use std::path::{Path, PathBuf};
+use std::process::Command;
 
 use crate::EngineError;
 
@@ -107,35 +108,37 @@ impl EnginesDir {
         if dir.join(".installed").is_file() {
             return Ok(());
         }
-        let run = |program: &Path, args: &[&str]| -> Result<(), String> {
-            let out = std::process::Command::new(program)
-                .args(args)
-                .output()
-                .map_err(|e| format!("cannot run {}: {e}", program.display()))?;
-            if out.status.success() {
-                Ok(())
-            } else {
-                Err(format!(
-                    "{} {}: {}",
-                    program.display(),
-                    args.join(" "),
-                    String::from_utf8_lossy(&out.stderr).trim()
-                ))
-            }
-        };
         let _ = std::fs::remove_dir_all(&dir);
         let dir_text = dir.to_string_lossy().into_owned();
-        run(python, &["-m", "venv", &dir_text])?;
+        output("making a virtualenv", Command::new(python).args(["-m", "venv", &dir_text]))?;
         let pinned = format!("{package}=={version}");
-        let installed = run(
-            &dir.join("bin").join("python"),
-            &["-m", "pip", "install", "--quiet", "--disable-pip-version-check", &pinned],
+        let installed = output(
+            &format!("pip install {pinned}"),
+            Command::new(dir.join("bin").join("python")).args([
+                "-m",
+                "pip",
+                "install",
+                "--quiet",
+                "--disable-pip-version-check",
+                &pinned,
+            ]),
         );
         if let Err(e) = installed {
             let _ = std::fs::remove_dir_all(&dir);
             return Err(e);
         }
         std::fs::write(dir.join(".installed"), "").map_err(|e| e.to_string())
+    }
+}
+
+/// What `command` printed, or what went wrong `what` it was doing.
+pub(crate) fn output(what: &str, command: &mut Command) -> Result<String, String> {
+    let out = command.output().map_err(|e| format!("{what}: cannot run {:?}: {e}", command.get_program()))?;
+    if out.status.success() {
+        Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+    } else {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        Err(format!("{what}: {}", stderr.trim().lines().last().unwrap_or("failed with no message")))
     }
 }
 

@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::install::{EnginesDir, in_version_order, python_312, released_versions};
+use crate::install::{EnginesDir, in_version_order, output, python_312, released_versions};
 
 /// The script that knows which package carries which FalkorDB module.
 pub const FALKORDB_MODULE: &str = include_str!("../hosts/falkordb_module.py");
@@ -105,15 +105,4 @@ impl Versioned {
 /// The interpreter a package's virtualenvs are made with.
 fn python(recent: bool) -> Result<PathBuf, String> {
     if recent { python_312() } else { Ok("python3".into()) }
-}
-
-/// What `command` printed, or what went wrong `what` it was doing.
-fn output(what: &str, command: &mut Command) -> Result<String, String> {
-    let out = command.output().map_err(|e| format!("{what}: cannot run {:?}: {e}", command.get_program()))?;
-    if out.status.success() {
-        Ok(String::from_utf8_lossy(&out.stdout).into_owned())
-    } else {
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        Err(format!("{what}: {}", stderr.trim().lines().last().unwrap_or("failed with no message")))
-    }
 }

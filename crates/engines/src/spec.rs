@@ -122,6 +122,13 @@ fn settings_of(spec: &str, query: Option<&str>, switches: &[crate::settings::Swi
         .map_err(|detail| SpecError::Setting { spec: spec.to_owned(), detail })
 }
 
+/// The engine family a spec's text names: `kuzu` for `kuzu@0.11.3`,
+/// `grafeo` for `grafeo?index=all`, `falkordb` for `falkordb://HOST:PORT`;
+/// for reading specs recorded in reports without parsing them.
+pub fn family_of(spec: &str) -> &str {
+    spec.split(['@', '?', ':']).next().unwrap_or(spec)
+}
+
 /// The FalkorDB release a spec without `@VERSION` means: the newest.
 pub const FALKORDB_VERSION: &str = "4.22.1";
 

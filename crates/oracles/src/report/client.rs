@@ -23,7 +23,7 @@ pub struct OwnClient {
 /// (release `version`), whose creation script is `script`; `None` for an
 /// engine without one (the reference) or a Gremlin case.
 pub fn own_client(spec: &str, version: &str, script: ScriptDialect, graph: &Graph, query: &str) -> Option<OwnClient> {
-    let family = spec.split(['@', '?', ':']).next().unwrap_or_default();
+    let family = graphlancer_engines::spec::family_of(spec);
     let statements = creation_script(graph, script);
     let (language, text) = match family {
         "falkordb" => ("sh", redis_cli(version, &statements, query)),

@@ -51,7 +51,7 @@ pub(super) fn readme(case: &Case, dir: &Path) -> String {
     );
     if let Some(t) = &case.traversal {
         for e in &case.engines {
-            let family = e.spec.split(['?', '@']).next().unwrap_or_default();
+            let family = graphlancer_engines::spec::family_of(&e.spec);
             if let Some(d) = graphlancer_gremlin::GremlinDialect::builtin(family)
                 && d.name != "tinkerpop"
             {
