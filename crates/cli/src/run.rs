@@ -443,6 +443,9 @@ fn describe(s: &Summary, out: &Path) -> String {
         s.skipped_expensive,
         out.join("findings").display()
     ));
+    if s.cut_by_budget > 0 {
+        t.push_str(&format!("  {} cases not judged: the time budget ended while they ran\n", s.cut_by_budget));
+    }
     for dir in &s.unfinished_reports {
         t.push_str(&format!("  skipped a half-written report folder (no case.json): {dir}\n"));
     }

@@ -20,7 +20,7 @@ const WRITE_EVERY: Duration = Duration::from_secs(1);
 /// Runs `workers` campaigns of `config`, the first on `first` (opened
 /// already, which checked every spec), the others on engines of their own;
 /// `show` sees the running sum. A query budget is shared out among the
-/// workers, a time budget is each one's.
+/// workers; a time budget ends for all of them at once, counted from now.
 pub(crate) fn run(
     first: Vec<Box<dyn Engine>>,
     specs: &[EngineSpec],
@@ -33,6 +33,7 @@ pub(crate) fn run(
         Budget::Queries(n) => workers.min(n.max(1)),
         Budget::Time(_) => workers,
     };
+    let begun = Instant::now();
     let store = Arc::new(Mutex::new(ReportStore::open(&config.out)?));
     let latest: Vec<Mutex<Option<Summary>>> = (0..workers).map(|_| Mutex::new(None)).collect();
     let mut first = Some(first);
@@ -48,7 +49,7 @@ pub(crate) fn run(
                 let (store, slot, profile, engines) =
                     (store.clone(), &latest[w as usize], profile.clone(), first.take());
                 scope.spawn(move || {
-                    let result = work(engines, specs, profile, own, store, slot);
+                    let result = work(engines, specs, profile, own, store, slot, begun);
                     // A worker that failed stops the others: the run reports
                     // its error now, not when their budgets end.
                     if result.is_err() {
@@ -103,11 +104,19 @@ fn work(
     config: CampaignConfig,
     store: Arc<Mutex<ReportStore>>,
     slot: &Mutex<Option<Summary>>,
+    begun: Instant,
 ) -> Result<Summary> {
     let engines = match engines {
         Some(e) => e,
         None => crate::common::open_all(specs)?,
     };
+    let mut config = config;
+    // A worker whose engines took long to start has that much less time:
+    // with 64 workers on 2 cores the last ones started seconds late, and
+    // the campaign ran on after its budget.
+    if let Budget::Time(t) = config.budget {
+        config.budget = Budget::Time(t.saturating_sub(begun.elapsed()));
+    }
     let mut campaign = Campaign::sharing(engines, profile, config, store)?;
     let mut shared = Instant::now() - SHARE_EVERY;
     Ok(campaign.run(&mut |s: &Summary| {

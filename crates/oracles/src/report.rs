@@ -12,6 +12,7 @@ pub use crate::reduce::ReductionState;
 use crate::signature::Signature;
 
 mod client;
+mod differs;
 mod readme;
 mod stored;
 

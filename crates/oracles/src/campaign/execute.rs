@@ -15,6 +15,10 @@ use super::config::{PlanUse, Sent};
 use super::summary::{Summary, count_all};
 use super::{Campaign, CampaignError, Position, Ran, stream};
 
+/// The least a query is given when the deadline is near: enough for an
+/// engine to answer a small query, so the last cases still count.
+const MIN_TIMEOUT: Duration = Duration::from_millis(200);
+
 impl Campaign {
     /// One generated traversal: run on every engine, judged by the oracles
     /// that judge single queries (crash and error first, then differential).
@@ -42,6 +46,9 @@ impl Campaign {
         let slot = s.non_empty_by_length.entry(length).or_default();
         slot.0 += 1;
         slot.1 += u64::from(non_empty);
+        if self.take_cut(s) {
+            return Ok(());
+        }
         let judge = JudgeCx { names, schema: &at.graph.schema };
         // One case for every oracle: none of these reads its relation, which
         // becomes the oracle's name once one of them finds something.
@@ -97,6 +104,15 @@ impl Campaign {
         Ok(new)
     }
 
+    /// Whether a query of the case now ending was cut short by the
+    /// deadline; if so it is counted, and the case is not judged (a hang
+    /// cannot be told from a query the budget stopped).
+    pub(super) fn take_cut(&mut self, s: &mut Summary) -> bool {
+        let cut = std::mem::take(&mut self.cut);
+        s.cut_by_budget += u64::from(cut);
+        cut
+    }
+
     pub(super) fn execute_all(
         &mut self,
         q: &CaseQuery,
@@ -113,7 +129,22 @@ impl Campaign {
     ) -> Result<(Vec<Outcome>, Vec<Duration>, Duration), CampaignError> {
         let mut outcomes = Vec::with_capacity(self.engines.len());
         let mut waited = Vec::with_capacity(self.engines.len());
-        let exec = ExecOptions { language: q.language(), ..exec };
+        let mut exec = ExecOptions { language: q.language(), ..exec };
+        // A query may not outlast the time budget: one 10 s timeout and its
+        // confirmation re-runs made a 30 s campaign take 52 s.
+        let asked = exec.timeout;
+        if let Some(deadline) = self.deadline {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                // The rest of a case the budget ended in is not run: its
+                // answers could not be judged, and a timeout would cost a
+                // restart.
+                self.cut = true;
+                let none = Outcome::Timeout { after_ms: 0 };
+                return Ok((vec![none; self.engines.len()], vec![Duration::ZERO; self.engines.len()], Duration::ZERO));
+            }
+            exec.timeout = asked.min(left.max(MIN_TIMEOUT));
+        }
         let started = Instant::now();
         let answers = graphlancer_engines::on_each(&mut self.engines, |e| {
             let t = Instant::now();
@@ -141,6 +172,9 @@ impl Campaign {
             self.time.restarts += o.restart_time.as_secs_f64() * share;
             outcomes.push(outcome);
             waited.push(took);
+        }
+        if exec.timeout < asked && outcomes.iter().any(|o| matches!(o, Outcome::Timeout { .. })) {
+            self.cut = true;
         }
         let text = &q.text;
         if self.config.record {

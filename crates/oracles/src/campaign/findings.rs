@@ -96,6 +96,9 @@ impl Campaign {
         let mut counted = Counted { campaign: self, exec, engine_time, longest: Duration::ZERO };
         let rechecked = recheck(&mut counted, oracle, &judge, &ran.case, 1, |f| f.signature == finding.signature)?;
         let longest = counted.longest;
+        if self.take_cut(s) {
+            return Ok(());
+        }
         let reproduced = rechecked.shown_on.is_some();
         let again = rechecked.outcomes;
         // It needed the extra time: expensive. Finishing within the first

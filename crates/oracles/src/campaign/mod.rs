@@ -51,6 +51,9 @@ pub struct Campaign {
     sent: Vec<Sent>,
     /// When a time budget runs out; reductions stop there too.
     deadline: Option<Instant>,
+    /// Whether a query timed out under a timeout the deadline had
+    /// shortened since the case began: such a case cannot be judged.
+    cut: bool,
     /// Where the time went so far (the harness share is what is left).
     time: WallTime,
     /// Restores and restarts per engine so far.
@@ -161,6 +164,7 @@ impl Campaign {
             store,
             sent: Vec::new(),
             deadline: None,
+            cut: false,
             time: WallTime::default(),
             overheads,
         })
@@ -379,6 +383,11 @@ impl Campaign {
                                     all.push(outcomes.clone());
                                     continue;
                                 }
+                                if self.cut || self.deadline.is_some_and(|d| Instant::now() >= d) {
+                                    // The case cannot be judged now: the rest is not run.
+                                    self.cut = true;
+                                    break;
+                                }
                                 let (o, waited, wall) = self.execute_all(q)?;
                                 engine_time += wall;
                                 s.followup_queries += 1;
@@ -401,6 +410,10 @@ impl Campaign {
                             each.outcomes.push(o.clone());
                         }
                     }
+                }
+                if self.take_cut(&mut s) {
+                    self.tick(&mut s, started, &mut last_written, progress)?;
+                    continue;
                 }
                 let judge = JudgeCx { names: &names, schema: &graph.schema };
                 let mut verdict = None;

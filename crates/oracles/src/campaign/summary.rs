@@ -101,6 +101,10 @@ pub struct Summary {
     /// generated graph reach [`crate::work::expensive`] for the timeout:
     /// expensive by construction, not hangs; dropped without a re-run.
     pub expensive: u64,
+    /// Cases not judged because the time budget ended while they ran: a
+    /// query timed out under a timeout the end had shortened, or the rest
+    /// of the case was not run.
+    pub cut_by_budget: u64,
     /// Generated queries not run because they ask for tens of thousands of
     /// rows ([`crate::work::SAMPLED_ROWS`]): all but one in
     /// [`crate::work::SAMPLED_ONE_IN`] of them.
@@ -213,6 +217,7 @@ impl Summary {
         self.flaky += o.flaky;
         self.slow += o.slow;
         self.expensive += o.expensive;
+        self.cut_by_budget += o.cut_by_budget;
         self.skipped_expensive += o.skipped_expensive;
         self.unreduced += o.unreduced;
         self.reduction_seconds.extend(&o.reduction_seconds);
