@@ -170,6 +170,10 @@ fn outcomes_section(s: &mut String, case: &Case, outcomes: &[Outcome], heading: 
         s.push_str(&answer(o));
         s.push('\n');
     }
+    let names: Vec<&str> = case.engines.iter().map(|e| e.spec.as_str()).collect();
+    if let Some(d) = super::differs::section(&names, outcomes, table) {
+        let _ = writeln!(s, "{heading} What differs\n\n{d}");
+    }
 }
 
 /// One outcome in Markdown: its rows as a table, or what went wrong.
@@ -211,7 +215,7 @@ fn outcome_detail(o: &Outcome) -> String {
 }
 
 /// A result as a Markdown table, at most 30 rows (of those stored).
-fn table(r: &ResultSet) -> String {
+pub(super) fn table(r: &ResultSet) -> String {
     const MAX: usize = 30;
     let cell = |v: &graphlancer_model::Value| v.to_string().replace('|', "\\|");
     let mut s = format!("| {} |\n|{}\n", r.columns.join(" | "), "---|".repeat(r.columns.len().max(1)));
