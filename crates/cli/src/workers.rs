@@ -34,6 +34,9 @@ pub(crate) fn run(
         Budget::Time(_) => workers,
     };
     let begun = Instant::now();
+    // Refused before the store makes OUT/findings: a bad configuration
+    // leaves nothing behind.
+    let config = Campaign::prepare(&first, config)?;
     let store = Arc::new(Mutex::new(ReportStore::open(&config.out)?));
     let latest: Vec<Mutex<Option<Summary>>> = (0..workers).map(|_| Mutex::new(None)).collect();
     let mut first = Some(first);

@@ -149,6 +149,8 @@ fn campaign_input_errors_exit_2() {
     let o = graphlancer(&["run", "--oracle", "differential", "--queries", "5", "--out", out_s]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("two or more engines"));
+    // Refused before anything is made: no empty findings folder is left.
+    assert!(!out.join("findings").exists(), "a refused configuration left {}", out.display());
     let o = graphlancer(&["run", "--oracle", "nope", "--queries", "5", "--out", out_s]);
     assert_eq!(o.status.code(), Some(2));
     // An unwritable --junit is refused before the budget is spent: no

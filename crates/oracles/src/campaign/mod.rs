@@ -87,12 +87,10 @@ impl Campaign {
         Self::build(engines, profile, config, Some(store))
     }
 
-    fn build(
-        engines: Vec<Box<dyn Engine>>,
-        profile: DialectProfile,
-        mut config: CampaignConfig,
-        store: Option<Arc<Mutex<ReportStore>>>,
-    ) -> Result<Self, CampaignError> {
+    /// `config` checked against `engines` and made ready for them; what
+    /// [`Self::new`] does first, for callers that must refuse a bad
+    /// configuration before they create anything (the shared store).
+    pub fn prepare(engines: &[Box<dyn Engine>], mut config: CampaignConfig) -> Result<CampaignConfig, CampaignError> {
         // Only oracles that compare answers read values; the crash and error
         // oracles need outcomes and row counts, so adapters may skip decoding.
         config.exec.values = config.oracles.iter().any(|o| oracle(*o).reads_values());
@@ -150,6 +148,16 @@ impl Campaign {
         }
         config.graph.validate().map_err(|e| CampaignError::Config(e.to_string()))?;
         config.generator.validate().map_err(|e| CampaignError::Config(e.to_string()))?;
+        Ok(config)
+    }
+
+    fn build(
+        engines: Vec<Box<dyn Engine>>,
+        profile: DialectProfile,
+        config: CampaignConfig,
+        store: Option<Arc<Mutex<ReportStore>>>,
+    ) -> Result<Self, CampaignError> {
+        let config = Self::prepare(&engines, config)?;
         std::fs::create_dir_all(&config.out)
             .map_err(|e| CampaignError::Report(ReportError::Io { path: config.out.clone(), error: e }))?;
         let store = match store {

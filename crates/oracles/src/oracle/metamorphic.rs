@@ -220,14 +220,19 @@ impl Oracle for Metamorphic {
                 _ => return Verdict::Skip("a group of another size"),
             };
             if !held {
-                let shown: Vec<String> = rows.iter().map(|r| summarize(r)).collect();
+                // Each answer under its query's role, then what the relation
+                // asked: "(0 / 0)" said neither which count was which nor
+                // what was expected of them.
+                let mut shown: Vec<String> =
+                    rows.iter().zip(&case.queries).map(|(r, q)| format!("{} {}", q.role, summarize(r))).collect();
+                shown.extend(expected(relation, case.delta));
                 return broken(
                     OracleKind::METAMORPHIC,
                     engine,
                     name,
                     "violated",
                     None,
-                    format!("{engine}: the {name} relation does not hold ({})", shown.join(" / ")),
+                    format!("{engine}: the {name} relation does not hold ({})", shown.join("; ")),
                     match case.delta {
                         Some(d) => format!("{} The graph generated predicts a difference of {d:+}.", words(relation)),
                         None => words(relation).to_owned(),
@@ -310,6 +315,26 @@ fn swapped(r: &ResultSet) -> ResultSet {
     ResultSet::new(r.columns.clone(), r.rows.iter().map(|row| row.iter().rev().cloned().collect()).collect())
 }
 
+
+/// What a counting relation expects of its counts, in a few words.
+fn expected(relation: Relation, delta: Option<i64>) -> Option<String> {
+    let words = match relation {
+        Relation::TypeUnion => "expected the first count to be the sum of the other two".to_owned(),
+        Relation::PathProduct => "expected the first count to be the product of the other two".to_owned(),
+        Relation::EdgeProperty => "expected the first count to be the sum of the other three".to_owned(),
+        Relation::AddedRelationship => "expected at least 1 after, and no fewer than before".to_owned(),
+        Relation::Cut => "expected at least 1 before and 0 after the cut".to_owned(),
+        Relation::ShortestPath => "expected paths avoiding m to be no more and no shorter".to_owned(),
+        Relation::AddedNode
+        | Relation::DeletedNode
+        | Relation::DeletedRelationship
+        | Relation::Updated
+        | Relation::Irrelevant => format!("expected a difference of {:+}", delta?),
+        // Relations over rows, not counts: the rows are in the README.
+        Relation::Symmetry | Relation::KHop | Relation::Transitivity | Relation::Fusion => return None,
+    };
+    Some(words)
+}
 
 fn summarize(r: &ResultSet) -> String {
     match r.scalar() {
@@ -597,5 +622,35 @@ mod names {
         ];
         assert_eq!(*super::RELATIONS, names);
         assert!(names.iter().all(|n| super::Relation::named(n).is_some_and(|r| r.name() == *n)));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use graphlancer_cypher::ast::Query;
+    use graphlancer_model::{ResultSet, Value};
+
+    use super::*;
+
+    fn count(n: i64) -> Vec<Outcome> {
+        vec![Outcome::Rows(ResultSet { columns: vec!["c".into()], rows: vec![vec![Value::Int(n)]] })]
+    }
+
+    #[test]
+    fn a_broken_count_relation_names_each_count_and_what_was_expected() {
+        let empty = || Query { parts: Vec::new(), union_all: false, spelling: Default::default() };
+        let case = TestCase {
+            relation: "metamorphic:cut".into(),
+            queries: vec![CaseQuery::new("before", empty(), None), CaseQuery::new("after the cut", empty(), None)],
+            delta: None,
+        };
+        let names = vec!["falkordb".to_owned()];
+        let cx = JudgeCx { names: &names, schema: &crate::tests::schema() };
+        let Verdict::Finding(f) = Metamorphic.judge(&cx, &case, &[count(0), count(0)]) else { panic!("no finding") };
+        assert_eq!(
+            f.summary,
+            "falkordb: the cut relation does not hold (before 0; after the cut 0; expected at least 1 before and 0 \
+             after the cut)"
+        );
     }
 }
