@@ -274,13 +274,25 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
         crate::workers::run(engines, &specs, profile, config, workers, &show)?
     };
     bar.finish_and_clear();
-    if let Some(path) = &args.junit {
-        crate::junit::write(path, &summary)?;
-    }
     if args.json {
         say!("{}", serde_json::to_string_pretty(&summary)?)?;
     } else {
         say_raw!("{}", describe(&summary, &args.out))?;
+    }
+    // After the summary: a JUnit file a full disk refuses loses nothing else.
+    if let Some(path) = &args.junit {
+        crate::junit::write(path, &summary)?;
+    }
+    // What could not be written is said last, where it is read, and the
+    // run fails: its folder is not the whole campaign.
+    for lost in &summary.unwritten {
+        eprintln!("graphlancer: a finding could not be written, and the campaign stopped: {lost}");
+    }
+    if let Some(why) = &summary.summary_unwritten {
+        eprintln!("graphlancer: the summary above could not be saved: {why}");
+    }
+    if !summary.unwritten.is_empty() || summary.summary_unwritten.is_some() {
+        return Ok(ExitCode::from(2));
     }
     Ok(if summary.findings_new + summary.findings_duplicate > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }

@@ -88,9 +88,9 @@ pub(crate) fn run(
         }
     }
     // What the workers that finished did is kept, even when one failed.
-    let sum = Summary::sum(&done);
-    if let Some(sum) = &sum {
-        write_summary(&config.out, sum)?;
+    let mut sum = Summary::sum(&done);
+    if let Some(sum) = &mut sum {
+        sum.summary_unwritten = write_summary(&config.out, sum).err().map(|e| e.to_string());
     }
     match failure {
         Some(e) => Err(e),

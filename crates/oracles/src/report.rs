@@ -245,13 +245,20 @@ impl ReportStore {
         if tmp.exists() {
             std::fs::remove_dir_all(&tmp).map_err(io(&tmp))?;
         }
-        std::fs::create_dir_all(&tmp).map_err(io(&tmp))?;
-        for (name, text) in repro_files(case) {
-            std::fs::write(tmp.join(name), text).map_err(io(&tmp))?;
+        let written = (|| {
+            std::fs::create_dir_all(&tmp).map_err(io(&tmp))?;
+            for (name, text) in repro_files(case) {
+                std::fs::write(tmp.join(name), text).map_err(io(&tmp))?;
+            }
+            std::fs::write(tmp.join("README.md"), readme(case, &dir)).map_err(io(&tmp))?;
+            std::fs::write(tmp.join("case.json"), to_json(case)).map_err(io(&tmp))?;
+            std::fs::rename(&tmp, &dir).map_err(io(&dir))
+        })();
+        if let Err(e) = written {
+            // A full disk: what was written of it is freed for the summary.
+            let _ = std::fs::remove_dir_all(&tmp);
+            return Err(e);
         }
-        std::fs::write(tmp.join("README.md"), readme(case, &dir)).map_err(io(&tmp))?;
-        std::fs::write(tmp.join("case.json"), to_json(case)).map_err(io(&tmp))?;
-        std::fs::rename(&tmp, &dir).map_err(io(&dir))?;
         self.by_signature.insert(case.signature.clone(), dir.clone());
         Ok(Recorded::New(dir))
     }

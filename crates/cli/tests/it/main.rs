@@ -7,6 +7,7 @@ mod campaign;
 mod cli;
 mod coverage;
 mod cross;
+mod disk;
 mod falkordb;
 mod faults;
 mod generator;

@@ -226,7 +226,19 @@ impl Campaign {
         if let Some(name) = pre_name {
             self.store().alias(name, signature.clone())?;
         }
-        let recorded = self.store().record(&case)?;
+        let recorded = match self.store().record(&case) {
+            Ok(r) => r,
+            Err(e) => {
+                // A finding that cannot be written (a full disk) stops the
+                // run, and the summary keeps what regenerates it: the seed,
+                // graph and case of the query, so the finding is not lost.
+                s.unwritten.push(format!(
+                    "{signature} (seed {}, graph {}, case {}; `graphlancer run --seed {}` finds it again): {e}",
+                    self.config.seed, at.graph_index, at.case_index, self.config.seed
+                ));
+                return Ok(());
+            }
+        };
         let dir = match recorded {
             Recorded::New(dir) => {
                 s.findings_new += 1;

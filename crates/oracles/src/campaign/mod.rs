@@ -226,6 +226,8 @@ impl Campaign {
         let (reduce, per_finding) = (self.config.reduce, self.config.reduction.time);
         let done = |s: &Summary| {
             crate::interrupt::stopping()
+                // A finding could not be written: the disk is full.
+                || !s.unwritten.is_empty()
                 || match budget {
                     Budget::Queries(n) => s.queries >= n,
                     Budget::Time(t) => {
@@ -485,7 +487,7 @@ impl Campaign {
         s.interrupted = crate::interrupt::requested().map(crate::interrupt::name);
         sample(&mut s);
         if self.config.write_summary {
-            write_summary(&self.config.out, &s)?;
+            s.summary_unwritten = write_summary(&self.config.out, &s).err().map(|e| e.to_string());
         }
         Ok(s)
     }
@@ -535,7 +537,9 @@ impl Campaign {
         self.account(s);
         progress(s);
         if self.config.write_summary && last_written.elapsed() >= SUMMARY_EVERY {
-            write_summary(&self.config.out, s)?;
+            // A running summary that cannot be written (a full disk) is
+            // said at the end; the campaign does not die of it.
+            s.summary_unwritten = write_summary(&self.config.out, s).err().map(|e| e.to_string());
             *last_written = Instant::now();
         }
         Ok(())

@@ -105,6 +105,11 @@ pub struct Summary {
     /// query timed out under a timeout the end had shortened, or the rest
     /// of the case was not run.
     pub cut_by_budget: u64,
+    /// Findings that could not be written (a full disk), each with what
+    /// regenerates it; the run stopped at the first.
+    pub unwritten: Vec<String>,
+    /// Why `summary.json` could not be written, when it could not.
+    pub summary_unwritten: Option<String>,
     /// Generated queries not run because they ask for tens of thousands of
     /// rows ([`crate::work::SAMPLED_ROWS`]): all but one in
     /// [`crate::work::SAMPLED_ONE_IN`] of them.
@@ -218,6 +223,7 @@ impl Summary {
         self.slow += o.slow;
         self.expensive += o.expensive;
         self.cut_by_budget += o.cut_by_budget;
+        self.unwritten.extend(o.unwritten.iter().cloned());
         self.skipped_expensive += o.skipped_expensive;
         self.unreduced += o.unreduced;
         self.reduction_seconds.extend(&o.reduction_seconds);
