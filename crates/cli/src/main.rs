@@ -46,6 +46,11 @@ mod workers;
 
 use common::{describe, graph_limits, limited, open_options, parse_duration, speaks};
 
+/// A third of the generator's time went to the system allocator's malloc
+/// and free (many small ASTs built and dropped); mimalloc halves that.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Finds bugs in graph database engines with generated graphs and queries.
 #[derive(Debug, Parser)]
 #[command(name = "graphlancer", version, about, long_about = None)]
@@ -215,18 +220,19 @@ enum Command {
         #[arg(long, default_value = "10s", value_parser = parse_duration)]
         timeout: Duration,
     },
-    /// Benchmarks: `overhead` measures graphlancer's own share of a
-    /// campaign; `reference` times the same generated queries on engines and
-    /// on the reference (median per query).
+    /// Benchmarks: `generate` measures the generator's queries a second
+    /// (one core, differential preset); `overhead` graphlancer's own share
+    /// of a campaign; `reference` times the same generated queries on
+    /// engines and on the reference (median per query).
     Bench {
-        /// What to measure: overhead, reference.
+        /// What to measure: generate, overhead, reference.
         what: String,
         /// For `reference`: the engines to time against (default grafeo, falkordb).
         #[arg(long = "engine")]
         engines: Vec<String>,
-        /// Queries in the campaign.
-        #[arg(long, default_value_t = 2000)]
-        queries: u64,
+        /// Queries in the campaign, default 2000 (for `generate`: queries per dialect, default 100000).
+        #[arg(long)]
+        queries: Option<u64>,
         /// Campaign seed.
         #[arg(long, default_value_t = 0)]
         seed: u64,
@@ -482,16 +488,25 @@ fn run(cli: Cli) -> Result<ExitCode> {
             triage::reduce(&dir, timeout, graphlancer_oracles::reduce::Limits { candidates, time })
         }
         Command::Bench { what, engines, queries, seed, repeat } => match what.as_str() {
-            "overhead" => run::bench_overhead(queries, seed, repeat),
+            "overhead" => run::bench_overhead(queries.unwrap_or(2000), seed, repeat),
             "reference" => {
                 let engines = if engines.is_empty() { vec!["grafeo".into(), "falkordb".into()] } else { engines };
-                let count = usize::try_from(queries).context("--queries is too large")?;
+                let count = usize::try_from(queries.unwrap_or(2000)).context("--queries is too large")?;
                 for row in generate::bench_reference(&engines, count, seed)? {
                     say!("{}", serde_json::to_string(&row)?)?;
                 }
                 Ok(ExitCode::SUCCESS)
             }
-            other => bail!("unknown benchmark '{other}' (known: overhead, reference)"),
+            "generate" => {
+                // A campaign's default is far too few to time a generator.
+                let n = queries.unwrap_or(100_000);
+                for dialect in graphlancer_cypher::throughput::DIALECTS {
+                    let t = graphlancer_cypher::throughput::measure(dialect, n).map_err(|e| anyhow::anyhow!(e))?;
+                    say!("{t}")?;
+                }
+                Ok(ExitCode::SUCCESS)
+            }
+            other => bail!("unknown benchmark '{other}' (known: generate, overhead, reference)"),
         },
         Command::EngineHost { engine, settings } => {
             if engine == "graphersal" {

@@ -13,6 +13,7 @@ pub mod grammar;
 pub mod parse;
 pub mod profile;
 pub mod render;
+pub mod throughput;
 pub mod types;
 pub mod validity;
 
