@@ -8,5 +8,5 @@ here=$(cd "$(dirname "$0")" && pwd)
 shards=${1:-8}
 export DEPLOY="$here/.." RESULTS="${RESULTS:-$PWD/results}"
 array=$(sbatch --parsable --export=ALL --array="0-$((shards - 1))" "$here/campaign.sbatch")
-sbatch --parsable --export=ALL --dependency="afterany:$array" "$here/merge.sbatch"
-echo "campaign $array ($shards shards) and its merge are queued; results in $RESULTS/merged"
+merge=$(sbatch --parsable --export=ALL --dependency="afterany:$array" "$here/merge.sbatch")
+echo "campaign $array ($shards shards) and its merge $merge are queued; results in $RESULTS/merged"

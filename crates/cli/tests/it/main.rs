@@ -21,6 +21,7 @@ mod reference;
 mod restore;
 mod scale;
 mod settings;
+mod slurm;
 mod stop;
 mod tck;
 
