@@ -104,7 +104,7 @@ fn work(
     engines: Option<Vec<Box<dyn Engine>>>,
     specs: &[EngineSpec],
     profile: DialectProfile,
-    config: CampaignConfig,
+    mut config: CampaignConfig,
     store: Arc<Mutex<ReportStore>>,
     slot: &Mutex<Option<Summary>>,
     begun: Instant,
@@ -113,7 +113,6 @@ fn work(
         Some(e) => e,
         None => crate::common::open_all(specs)?,
     };
-    let mut config = config;
     // A worker whose engines took long to start has that much less time:
     // with 64 workers on 2 cores the last ones started seconds late, and
     // the campaign ran on after its budget.

@@ -245,16 +245,7 @@ impl ReportStore {
         if tmp.exists() {
             std::fs::remove_dir_all(&tmp).map_err(io(&tmp))?;
         }
-        let written = (|| {
-            std::fs::create_dir_all(&tmp).map_err(io(&tmp))?;
-            for (name, text) in repro_files(case) {
-                std::fs::write(tmp.join(name), text).map_err(io(&tmp))?;
-            }
-            std::fs::write(tmp.join("README.md"), readme(case, &dir)).map_err(io(&tmp))?;
-            std::fs::write(tmp.join("case.json"), to_json(case)).map_err(io(&tmp))?;
-            std::fs::rename(&tmp, &dir).map_err(io(&dir))
-        })();
-        if let Err(e) = written {
+        if let Err(e) = write_folder(case, &tmp, &dir) {
             // A full disk: what was written of it is freed for the summary.
             let _ = std::fs::remove_dir_all(&tmp);
             return Err(e);
@@ -306,6 +297,17 @@ fn add_occurrences(dir: &Path, n: u64) -> Result<(), ReportError> {
 }
 
 /// Appends `text` to the file at `path`, creating it.
+/// A finding's files written into `tmp`, then renamed to `dir`.
+fn write_folder(case: &Case, tmp: &Path, dir: &Path) -> Result<(), ReportError> {
+    std::fs::create_dir_all(tmp).map_err(io(tmp))?;
+    for (name, text) in repro_files(case) {
+        std::fs::write(tmp.join(name), text).map_err(io(tmp))?;
+    }
+    std::fs::write(tmp.join("README.md"), readme(case, dir)).map_err(io(tmp))?;
+    std::fs::write(tmp.join("case.json"), to_json(case)).map_err(io(tmp))?;
+    std::fs::rename(tmp, dir).map_err(io(dir))
+}
+
 fn append(path: &Path, text: &str) -> Result<(), ReportError> {
     std::fs::OpenOptions::new()
         .create(true)

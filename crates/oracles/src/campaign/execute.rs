@@ -104,6 +104,11 @@ impl Campaign {
         Ok(new)
     }
 
+    /// What is left of a time budget; `None` under a query budget.
+    pub(super) fn time_left(&self) -> Option<Duration> {
+        self.deadline.map(|d| d.saturating_duration_since(Instant::now()))
+    }
+
     /// Whether a query of the case now ending was cut short by the
     /// deadline; if so it is counted, and the case is not judged (a hang
     /// cannot be told from a query the budget stopped).
@@ -133,8 +138,7 @@ impl Campaign {
         // A query may not outlast the time budget: one 10 s timeout and its
         // confirmation re-runs made a 30 s campaign take 52 s.
         let asked = exec.timeout;
-        if let Some(deadline) = self.deadline {
-            let left = deadline.saturating_duration_since(Instant::now());
+        if let Some(left) = self.time_left() {
             if left.is_zero() {
                 // The rest of a case the budget ended in is not run: its
                 // answers could not be judged, and a timeout would cost a

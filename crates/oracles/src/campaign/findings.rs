@@ -23,8 +23,8 @@ impl Campaign {
     /// limits, within the deadline and the budget's share for reductions.
     pub(super) fn reduction_limits(&self) -> crate::reduce::Limits {
         let mut limits = self.config.reduction;
-        if let Some(deadline) = self.deadline {
-            limits.time = limits.time.min(deadline.saturating_duration_since(Instant::now()));
+        if let Some(left) = self.time_left() {
+            limits.time = limits.time.min(left);
         }
         if let Budget::Time(t) = self.config.budget {
             limits.time = limits.time.min(reduction_share_left(t, self.time.reduction));
@@ -133,8 +133,8 @@ impl Campaign {
             let t = Instant::now();
             let mut limits = self.config.reduction;
             limits.time = limits.time.min(NAMING_TIME);
-            if let Some(deadline) = self.deadline {
-                limits.time = limits.time.min(deadline.saturating_duration_since(Instant::now()));
+            if let Some(left) = self.time_left() {
+                limits.time = limits.time.min(left);
             }
             let named = self.reducer(oracle, &judge, at.graph, limits).name_unreduced(
                 &ran.case,

@@ -393,7 +393,7 @@ impl Campaign {
                                     all.push(outcomes.clone());
                                     continue;
                                 }
-                                if self.cut || self.deadline.is_some_and(|d| Instant::now() >= d) {
+                                if self.cut || self.time_left().is_some_and(|l| l.is_zero()) {
                                     // The case cannot be judged now: the rest is not run.
                                     self.cut = true;
                                     break;

@@ -15,16 +15,13 @@ const MAX_ROWS: usize = 5;
 /// A Markdown section for each engine whose rows print like the first
 /// engine's but are not the same, or `None` when no such pair exists.
 pub(super) fn section(names: &[&str], outcomes: &[Outcome], printed: impl Fn(&ResultSet) -> String) -> Option<String> {
-    let answers: Vec<(&str, &ResultSet)> =
-        names.iter().zip(outcomes).filter_map(|(n, o)| o.rows().map(|r| (*n, r))).collect();
+    // Each answer's table and exact rows, once: every pair compares them.
+    let answers: Vec<(&str, String, Vec<String>)> =
+        names.iter().zip(outcomes).filter_map(|(n, o)| o.rows().map(|r| (*n, printed(r), exact_rows(r)))).collect();
     let mut s = String::new();
-    for (i, (a, x)) in answers.iter().enumerate() {
-        for (b, y) in &answers[i + 1..] {
-            if printed(x) != printed(y) {
-                continue;
-            }
-            let (ex, ey) = (exact_rows(x), exact_rows(y));
-            if ex == ey {
+    for (i, (a, px, ex)) in answers.iter().enumerate() {
+        for (b, py, ey) in &answers[i + 1..] {
+            if px != py || ex == ey {
                 continue;
             }
             let _ = writeln!(s, "{a} and {b} print alike, but differ:\n");
@@ -32,7 +29,7 @@ pub(super) fn section(names: &[&str], outcomes: &[Outcome], printed: impl Fn(&Re
             sx.sort();
             sy.sort();
             if sx == sy {
-                order(&mut s, (a, &ex), (b, &ey));
+                order(&mut s, (a, ex), (b, ey));
             } else {
                 only_in(&mut s, a, &sx, &sy);
                 only_in(&mut s, b, &sy, &sx);
