@@ -16,7 +16,6 @@ use graphlancer_engines::spec::family_of as family;
 use graphlancer_engines::{ExecOptions, REFERENCE, releases};
 use graphlancer_oracles::OracleKind;
 use graphlancer_oracles::report::{Case, OwnClient, answer, own_client, read_case};
-use graphlancer_oracles::signature::Signature;
 use serde::Serialize;
 
 use crate::triage::{Shown, shows_on};
@@ -52,6 +51,10 @@ struct Entry {
     /// The newest release it was re-run on and whether it showed there;
     /// `None` without `--live` or for an engine with no releases.
     live: Option<Live>,
+    /// For a known bug of the engine's profile: its name, and the releases
+    /// the campaigns' findings show it live on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    known: Option<String>,
     /// Who says what the right answer is.
     judge: String,
     /// Each engine's answer to the case, in Markdown.
@@ -66,8 +69,12 @@ struct Live {
 }
 
 /// The cause a finding names: its signature with engines by family.
-fn cause(signature: &Signature) -> String {
-    let mut s = signature.clone();
+fn cause(case: &Case) -> String {
+    // A known bug is one entry whatever oracle or query shows it.
+    if let Some(k) = &case.known_bug {
+        return format!("known:{}:{}", family(k.release.split(' ').next().unwrap_or_default()), k.bug);
+    }
+    let mut s = case.signature.clone();
     s.engines = s.engines.iter().map(|e| family(e).to_owned()).collect();
     s.to_string()
 }
@@ -149,7 +156,7 @@ pub(crate) fn run(
     let (found, skipped) = read_all(outs)?;
     let mut by_cause: BTreeMap<String, Vec<Found>> = BTreeMap::new();
     for f in found {
-        by_cause.entry(cause(&f.case.signature)).or_default().push(f);
+        by_cause.entry(cause(&f.case)).or_default().push(f);
     }
     let exec = ExecOptions { timeout, ..ExecOptions::default() };
     let mut newest: BTreeMap<String, Option<String>> = BTreeMap::new();
@@ -201,7 +208,14 @@ pub(crate) fn run(
         } else {
             None
         };
+        let mut known_on: Vec<String> =
+            group.iter().filter_map(|f| f.case.known_bug.as_ref()).map(|k| k.release.replace(' ', "@")).collect();
+        in_version_order(&mut known_on);
+        known_on.dedup();
+        let known =
+            shown.case.known_bug.as_ref().map(|k| format!("known bug `{}`, live on {}", k.bug, known_on.join(", ")));
         entries.push(Entry {
+            known,
             cause,
             judge: judge(&shown.case, &wrong),
             wrong,
@@ -315,6 +329,9 @@ fn markdown(entries: &[Entry], known: &BTreeMap<String, Vec<String>>, outs: &[Pa
     }
     for (k, e) in entries.iter().enumerate() {
         let _ = writeln!(s, "\n## {}. {}\n", k + 1, e.cause);
+        if let Some(k) = &e.known {
+            let _ = writeln!(s, "- {k} (the dialect profile's `[bugs]` entry: campaigns count its findings here).");
+        }
         let _ = writeln!(s, "- Wrong: {}. Right answer, by {}.", e.wrong.join(" or "), e.judge);
         let _ = writeln!(
             s,

@@ -216,8 +216,14 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
         }
         profiles.push(profile);
     }
-    let profile =
+    let mut profile =
         if profiles.is_empty() { DialectProfile::built_in("grafeo")? } else { DialectProfile::intersect(&profiles) };
+    // Against the reference, or alone, an engine's known bugs are generated
+    // and their findings counted under them, so a fix and a regression both
+    // show; two engines compared keep steering around each other's.
+    if !gremlin && specs.iter().filter(|s| **s != EngineSpec::Reference).count() == 1 {
+        profile.watch();
+    }
     let mut graph = GraphConfig { nodes: args.nodes, relationships: args.rels, ..GraphConfig::default() };
     profile.graph.apply(&mut graph);
     let budget = match args.time {
@@ -437,6 +443,13 @@ fn describe(s: &Summary, out: &Path) -> String {
         t.push_str(&format!(
             "  known bugs, checked by their witness (a fixed one is generated again): {}\n",
             known.join(", ")
+        ));
+    }
+    if !s.known_bug_findings.is_empty() {
+        let seen: Vec<String> = s.known_bug_findings.iter().map(|(bug, n)| format!("{bug} {n}")).collect();
+        t.push_str(&format!(
+            "  known bugs generated, not steered around (findings counted under each): {}\n",
+            seen.join(", ")
         ));
     }
     if !s.feature_differences.is_empty() {

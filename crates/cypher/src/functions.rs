@@ -195,6 +195,25 @@ pub const FUNCTIONS: &[Function] = &[
     f("reverse", Feature::FnReverseList, &[K::List], K::Same),
 ];
 
+/// Aggregates and the feature of each.
+pub const AGGREGATES: [(&str, Feature); 10] = [
+    ("count", Feature::Count),
+    ("sum", Feature::Sum),
+    ("avg", Feature::Avg),
+    ("min", Feature::Min),
+    ("max", Feature::Max),
+    ("collect", Feature::Collect),
+    ("stDev", Feature::StDev),
+    ("stDevP", Feature::StDev),
+    ("percentileDisc", Feature::Percentile),
+    ("percentileCont", Feature::Percentile),
+];
+
+/// The production of the aggregate called `name`.
+pub fn aggregate(name: &str) -> Option<Feature> {
+    AGGREGATES.iter().find(|(n, _)| *n == name).map(|(_, f)| *f)
+}
+
 /// Every overload of the function called `name` (`range` of two and of
 /// three arguments, `reverse` of a string and of a list).
 pub fn overloads(name: &str) -> impl Iterator<Item = &'static Function> + '_ {

@@ -41,6 +41,9 @@ pub struct DialectProfile {
     /// What the witnesses found, per `[bugs]` name: `live on RELEASE` or
     /// `fixed on RELEASE`. A fixed bug no longer steers the generator.
     pub tracked: BTreeMap<String, String>,
+    /// Known bugs a campaign tracks rather than steers around, by `[bugs]`
+    /// name, with the evidence ([`DialectProfile::watch`]).
+    pub watched: BTreeMap<String, String>,
 }
 
 /// A behaviour engines differ on by design, named in a profile's
@@ -124,7 +127,7 @@ pub enum KnownBug {
 }
 
 /// The narrower known bug a `[bugs]` name names, if it is one.
-fn known_bug(name: &str) -> Option<KnownBug> {
+pub(crate) fn known_bug(name: &str) -> Option<KnownBug> {
     KnownBug::deserialize(serde::de::value::StrDeserializer::<serde::de::value::Error>::new(name)).ok()
 }
 
@@ -279,6 +282,7 @@ impl DialectProfile {
             learned: BTreeMap::new(),
             witnesses: file.witness,
             tracked: BTreeMap::new(),
+            watched: BTreeMap::new(),
         })
     }
 
@@ -297,6 +301,7 @@ impl DialectProfile {
                 learned: BTreeMap::new(),
                 witnesses: BTreeMap::new(),
                 tracked: BTreeMap::new(),
+                watched: BTreeMap::new(),
             };
         };
         let mut out = first.clone();
@@ -317,6 +322,9 @@ impl DialectProfile {
             }
             for (b, reason) in &p.known_bugs {
                 out.known_bugs.entry(*b).or_insert_with(|| format!("{}: {reason}", p.name));
+            }
+            for (name, why) in &p.watched {
+                out.watched.entry(name.clone()).or_insert_with(|| format!("{}: {why}", p.name));
             }
             for (name, status) in &p.tracked {
                 out.tracked
@@ -374,6 +382,33 @@ impl DialectProfile {
     /// Whether some engine of the profile records `key` at all.
     pub fn records(&self, key: SemanticsKey) -> bool {
         self.semantics.contains_key(&key)
+    }
+
+    /// Stops steering around the known bugs whose findings can be told
+    /// apart ([`KnownBug::tracked`]), and watches for them instead: a
+    /// campaign against the reference, or of one engine alone, writes
+    /// their shapes, so a fix and a regression both show. Two engines
+    /// compared with each other keep steering, since each one's known
+    /// bugs would drown what the pair disagrees on.
+    pub fn watch(&mut self) {
+        for (f, why) in std::mem::take(&mut self.bugs) {
+            self.watched.insert(f.name().to_owned(), why);
+        }
+        let (tracked, steered) = std::mem::take(&mut self.known_bugs).into_iter().partition(|(b, _)| b.tracked());
+        self.known_bugs = steered;
+        for (b, why) in tracked {
+            self.watched.insert(b.name().to_owned(), why);
+        }
+    }
+
+    /// The first watched bug (by name) whose production or shape `query`
+    /// has: a reduced finding with it is counted under that bug.
+    pub fn watched_in(&self, query: &crate::Query, schema: &graphlancer_model::Schema) -> Option<&str> {
+        let used = crate::productions::productions(query);
+        self.watched.keys().map(String::as_str).find(|name| match name.parse::<Feature>() {
+            Ok(f) => used.contains(&f),
+            Err(_) => known_bug(name).is_some_and(|b| b.shows(query, schema)),
+        })
     }
 
     /// Whether some engine of the profile has the known bug.

@@ -19,7 +19,7 @@ mod stored;
 pub use client::{OwnClient, own_client};
 pub use readme::answer;
 use readme::{readme, repro};
-pub use stored::{Bisection, CASE_FORMAT, Case, EngineRecord, FLAKY_TRIES, STORED_ROWS, StoredQuery};
+pub use stored::{Bisection, CASE_FORMAT, Case, EngineRecord, FLAKY_TRIES, KnownBugSeen, STORED_ROWS, StoredQuery};
 
 /// A report folder that cannot be used.
 #[derive(Debug, thiserror::Error)]
@@ -104,6 +104,8 @@ pub struct ReportStore {
     root: PathBuf,
     by_signature: BTreeMap<Signature, PathBuf>,
     reductions: BTreeMap<Signature, Signature>,
+    /// The report of each known bug a finding was counted under.
+    known: BTreeMap<String, Signature>,
     unfinished: Vec<PathBuf>,
     /// The number of the next folder, past every folder already there.
     next: usize,
@@ -121,6 +123,7 @@ impl ReportStore {
         std::fs::create_dir_all(&root).map_err(io(&root))?;
         let mut by_signature = BTreeMap::new();
         let mut reductions = BTreeMap::new();
+        let mut known = BTreeMap::new();
         let mut entries: Vec<PathBuf> = std::fs::read_dir(&root)
             .map_err(io(&root))?
             .filter_map(Result::ok)
@@ -143,6 +146,9 @@ impl ReportStore {
             }
             let case = read_case(&dir.join("case.json"))?;
             reductions.insert(case.generated_signature, case.signature.clone());
+            if let Some(k) = case.known_bug {
+                known.entry(k.bug).or_insert_with(|| case.signature.clone());
+            }
             by_signature.insert(case.signature, dir);
         }
         // Names counted or reduced to a report without a case of their own
@@ -157,7 +163,7 @@ impl ReportStore {
                 }
             }
         }
-        Ok(Self { root, by_signature, reductions, unfinished, next })
+        Ok(Self { root, by_signature, reductions, known, unfinished, next })
     }
 
     /// Maps `from` to the report of `to`, here and in [`NAMES`].
@@ -229,6 +235,12 @@ impl ReportStore {
         self.map_name(name, signature)
     }
 
+    /// The signature of the report a finding of known bug `bug` was
+    /// written as, if one was.
+    pub fn known_report(&self, bug: &str) -> Option<&Signature> {
+        self.known.get(bug)
+    }
+
     /// Writes a new finding, or counts a duplicate.
     pub fn record(&mut self, case: &Case) -> Result<Recorded, ReportError> {
         self.reductions.insert(case.generated_signature.clone(), case.signature.clone());
@@ -251,6 +263,9 @@ impl ReportStore {
             return Err(e);
         }
         self.by_signature.insert(case.signature.clone(), dir.clone());
+        if let Some(k) = &case.known_bug {
+            self.known.entry(k.bug.clone()).or_insert_with(|| case.signature.clone());
+        }
         Ok(Recorded::New(dir))
     }
 }

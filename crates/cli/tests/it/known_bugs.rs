@@ -173,3 +173,60 @@ fn known_bugs_are_checked_on_each_release_and_listed_in_the_ledger() {
     let md = std::fs::read_to_string(ledger.join("BUGS.md")).expect("BUGS.md");
     assert!(md.contains("| `grouping_keys` | live on grafeo@0.5.44, fixed on grafeo@0.6.0 |"), "{md}");
 }
+
+/// Against the reference a live known bug no longer steers the generator:
+/// its shapes are written, and every finding whose reduced case still has
+/// the bug's production or shape is counted under it, in one report per
+/// bug and one ledger row "known bug …, live on …". Two engines compared
+/// with each other keep steering.
+#[test]
+fn a_live_known_bug_is_generated_against_the_reference_and_counted_under_one_ledger_row() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("tracked");
+    let summary = crate::reference::campaign("grafeo", "7", "300", out.to_str().expect("utf-8"));
+    let counted = summary["known_bug_findings"].as_object().expect("known bugs are watched");
+    assert!(counted.contains_key("grouping_keys") && counted.contains_key("fn_tan"), "{counted:?}");
+    let mut reports: std::collections::BTreeMap<String, usize> = std::collections::BTreeMap::new();
+    for entry in std::fs::read_dir(out.join("findings")).expect("findings") {
+        let case: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(entry.expect("entry").path().join("case.json")).expect("case.json"),
+        )
+        .expect("JSON");
+        if let Some(bug) = case["known_bug"]["bug"].as_str() {
+            assert_eq!(case["known_bug"]["release"], "grafeo 0.5.44", "{case}");
+            *reports.entry(bug.to_owned()).or_default() += 1;
+        }
+    }
+    // Seed 7 meets Grafeo 0.5.44's grouping-key bug many times: one report.
+    assert!(counted["grouping_keys"].as_u64().is_some_and(|n| n >= 3), "{counted:?}");
+    for (bug, n) in counted {
+        let expected = usize::from(n.as_u64().is_some_and(|n| n > 0));
+        assert_eq!(reports.get(bug).copied().unwrap_or(0), expected, "{bug}: {n} findings, {reports:?}");
+    }
+    let ledger = dir.path().join("ledger");
+    let o = crate::graphlancer(&["bugs", out.to_str().expect("utf-8"), "--ledger", ledger.to_str().expect("utf-8")]);
+    assert_eq!(o.status.code(), Some(0), "{}", crate::stderr(&o));
+    let md = std::fs::read_to_string(ledger.join("BUGS.md")).expect("BUGS.md");
+    for bug in reports.keys() {
+        assert!(md.contains(&format!("known bug `{bug}`, live on grafeo@0.5.44")), "{bug}\n{md}");
+    }
+    // Two Grafeo releases compared with each other: nothing is watched.
+    let pair = dir.path().join("pair");
+    let o = crate::graphlancer(&[
+        "run",
+        "--engine",
+        "grafeo",
+        "--engine",
+        "grafeo@0.6.0",
+        "--queries",
+        "5",
+        "--seed",
+        "7",
+        "--json",
+        "--out",
+        pair.to_str().expect("utf-8"),
+    ]);
+    assert!(matches!(o.status.code(), Some(0 | 1)), "{}", crate::stderr(&o));
+    let summary: serde_json::Value = serde_json::from_slice(&o.stdout).expect("a JSON summary");
+    assert!(summary.get("known_bug_findings").is_none(), "{summary}");
+}

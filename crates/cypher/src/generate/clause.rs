@@ -2,7 +2,7 @@
 //! cannot be completed here (nothing to SET, say) falls back to one that can,
 //! instead of failing or retrying the whole query.
 
-use crate::functions::call;
+use crate::functions::{AGGREGATES, call};
 use graphlancer_model::Value;
 
 use super::{Builder, ClauseKind};
@@ -13,20 +13,6 @@ use crate::types::{BIG, Ty, Var};
 
 /// Result columns: aliases with their types.
 pub(super) type Columns = Vec<(String, Ty)>;
-
-/// Aggregates and the feature of each.
-const AGGREGATES: [(&str, Feature); 10] = [
-    ("count", Feature::Count),
-    ("sum", Feature::Sum),
-    ("avg", Feature::Avg),
-    ("min", Feature::Min),
-    ("max", Feature::Max),
-    ("collect", Feature::Collect),
-    ("stDev", Feature::StDev),
-    ("stDevP", Feature::StDev),
-    ("percentileDisc", Feature::Percentile),
-    ("percentileCont", Feature::Percentile),
-];
 
 /// Whether two SET items write the same property.
 fn same_property(a: &SetItem, b: &SetItem) -> bool {

@@ -217,10 +217,30 @@ impl Campaign {
             followups: Vec::new(),
             reproduced,
             replays: None,
+            known_bug: None,
         };
         case.set_queries(ran.case, ran.outcomes);
         if let Some(r) = reduced {
             case.take_reduction(r);
+            case.known_bug = self.known_bug_in(&case);
+        }
+        // A finding of a known bug is counted under the bug's one report.
+        if let Some(k) = &case.known_bug {
+            *s.known_bug_findings.entry(k.bug.clone()).or_default() += 1;
+            // The store's lock is let go before the aliases take it again.
+            let report = self.store().known_report(&k.bug).cloned();
+            if let Some(report) = report {
+                let seen = crate::report::Seen { seed: self.config.seed, graph: at.graph_index, case: at.case_index };
+                if let Some(name) = pre_name {
+                    self.store().alias(name, report.clone())?;
+                }
+                self.store().alias(case.generated_signature.clone(), report)?;
+                if let Some((known, dir)) = self.store().count_known(&case.generated_signature, seen)? {
+                    s.findings_duplicate += 1;
+                    s.findings.insert(known.to_string(), dir.display().to_string());
+                }
+                return Ok(());
+            }
         }
         let signature = case.signature.clone();
         if let Some(name) = pre_name {
@@ -251,5 +271,21 @@ impl Campaign {
         };
         s.findings.insert(signature.to_string(), dir.display().to_string());
         Ok(())
+    }
+
+    /// The watched known bug a reduced case still has, in its first query
+    /// or a follow-up, with the release it shows on (the engine that is not
+    /// the reference).
+    fn known_bug_in(&self, case: &Case) -> Option<crate::report::KnownBugSeen> {
+        if self.profile.watched.is_empty() {
+            return None;
+        }
+        let queries = std::iter::once(&case.ast).chain(case.followups.iter().map(|q| &q.ast));
+        let bug = queries.filter_map(|q| self.profile.watched_in(q, &case.graph.schema)).next()?;
+        let engine = case.engines.iter().find(|e| e.spec != graphlancer_engines::EngineSpec::Reference.to_string())?;
+        Some(crate::report::KnownBugSeen {
+            bug: bug.to_owned(),
+            release: format!("{} {}", engine.spec, engine.version),
+        })
     }
 }

@@ -189,6 +189,7 @@ impl Campaign {
             dialect: self.profile.name.clone(),
             dialect_learned: self.profile.learned.iter().map(|(f, why)| (f.name().to_owned(), why.clone())).collect(),
             known_bugs: self.profile.tracked.clone(),
+            known_bug_findings: self.profile.watched.keys().map(|b| (b.clone(), 0)).collect(),
             engines: self
                 .engines
                 .iter()

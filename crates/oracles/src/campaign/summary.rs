@@ -165,6 +165,12 @@ pub struct Summary {
     /// checked on the campaign's releases: `live on RELEASE` or `fixed on
     /// RELEASE` (then the generator wrote its shape again).
     pub known_bugs: BTreeMap<String, String>,
+    /// Known bugs the campaign wrote the shapes of rather than steering
+    /// around them (a campaign against the reference, or of one engine),
+    /// with the findings counted under each: one report per bug, however
+    /// many queries show it.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub known_bug_findings: BTreeMap<String, u64>,
     /// Report folders of the findings, by signature.
     pub findings: BTreeMap<String, String>,
     /// Folders a killed campaign left half-written (no case.json): skipped.
@@ -249,6 +255,9 @@ impl Summary {
         }
         for (bug, status) in &o.known_bugs {
             self.known_bugs.entry(bug.clone()).or_insert_with(|| status.clone());
+        }
+        for (bug, n) in &o.known_bug_findings {
+            *self.known_bug_findings.entry(bug.clone()).or_default() += n;
         }
         for (length, (n, non_empty)) in &o.non_empty_by_length {
             let slot = self.non_empty_by_length.entry(*length).or_default();

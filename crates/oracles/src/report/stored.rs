@@ -102,6 +102,20 @@ pub struct Case {
     /// many showed the finding and how many ran; fewer than all: flaky.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub replays: Option<(u32, u32)>,
+    /// The known bug of the engine's profile whose production or shape the
+    /// reduced case still has: the finding is counted under it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub known_bug: Option<KnownBugSeen>,
+}
+
+/// A finding counted under a known bug.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KnownBugSeen {
+    /// The bug's `[bugs]` name in the profile.
+    pub bug: String,
+    /// The release the finding shows it live on.
+    pub release: String,
 }
 
 impl Case {
