@@ -64,6 +64,11 @@ pub(crate) struct RunArgs {
     /// Per-query timeout.
     #[arg(long, default_value = "10s", value_parser = crate::common::parse_duration)]
     timeout: Duration,
+    /// Generate around the engines' known bugs even against the reference or
+    /// alone, as two engines compared always do (by default such a campaign
+    /// writes their shapes and counts their findings under each bug).
+    #[arg(long)]
+    steer_known_bugs: bool,
     /// Turn off GDsmith's structural mutations (its `!m` ablation).
     #[arg(long)]
     no_mutations: bool,
@@ -221,7 +226,7 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
     // Against the reference, or alone, an engine's known bugs are generated
     // and their findings counted under them, so a fix and a regression both
     // show; two engines compared keep steering around each other's.
-    if !gremlin && specs.iter().filter(|s| **s != EngineSpec::Reference).count() == 1 {
+    if !gremlin && !args.steer_known_bugs && specs.iter().filter(|s| **s != EngineSpec::Reference).count() == 1 {
         profile.watch();
     }
     let mut graph = GraphConfig { nodes: args.nodes, relationships: args.rels, ..GraphConfig::default() };

@@ -73,15 +73,22 @@ fn lift_subqueries(text: &str) -> Result<(String, Vec<Query>), ParseError> {
             i = end;
             continue;
         }
-        let word = |c: &char| c.is_alphanumeric() || *c == '_';
-        let is_call = (i == 0 || !word(&chars[i - 1]))
-            && chars
-                .get(i..i + 4)
-                .is_some_and(|w| w.iter().zip("call".chars()).all(|(a, b)| a.eq_ignore_ascii_case(&b)))
-            && !chars.get(i + 4).is_some_and(word);
-        if is_call
-            && let Some(open) = (i + 4..chars.len()).find(|&k| !chars[k].is_whitespace())
-            && chars[open] == '{'
+        let brace_after =
+            |len: usize| (i + len..chars.len()).find(|&k| !chars[k].is_whitespace()).filter(|&k| chars[k] == '{');
+        // The grammar takes `EXISTS { MATCH p }` but not every pattern of the
+        // short form `EXISTS { p }` (a labelled node is refused): the short
+        // form is read as the long one, which means the same.
+        if keyword_at(&chars, i, "exists")
+            && let Some(open) = brace_after("exists".len())
+            && (open + 1..chars.len()).find(|&k| !chars[k].is_whitespace()).is_some_and(|k| chars[k] == '(')
+        {
+            out.extend(&chars[i..=open]);
+            out.push_str(" MATCH");
+            i = open + 1;
+            continue;
+        }
+        if keyword_at(&chars, i, "call")
+            && let Some(open) = brace_after(4)
         {
             let close = closing_brace(&chars, open)
                 .ok_or_else(|| ParseError::Syntax("a `CALL {` without its closing `}`".into()))?;
@@ -95,6 +102,15 @@ fn lift_subqueries(text: &str) -> Result<(String, Vec<Query>), ParseError> {
         i += 1;
     }
     Ok((out, subqueries))
+}
+
+/// Whether `keyword` starts at `i` as a word of its own, in any case.
+fn keyword_at(chars: &[char], i: usize, keyword: &str) -> bool {
+    let word = |c: &char| c.is_alphanumeric() || *c == '_';
+    let len = keyword.chars().count();
+    (i == 0 || !word(&chars[i - 1]))
+        && !chars.get(i + len).is_some_and(word)
+        && chars.get(i..i + len).is_some_and(|w| w.iter().zip(keyword.chars()).all(|(a, b)| a.eq_ignore_ascii_case(&b)))
 }
 
 /// The index after the quoted string or name opening at `start`.
@@ -154,11 +170,9 @@ struct Lower<'a> {
 
 /// Names of the functions and aggregates the AST knows, as written in it;
 /// Cypher's function names are case-insensitive.
-const AGGREGATES: [&str; 10] =
-    ["count", "sum", "avg", "min", "max", "collect", "stDev", "stDevP", "percentileCont", "percentileDisc"];
-
 fn canonical_function(name: &str) -> String {
-    let known = crate::functions::FUNCTIONS.iter().map(|f| f.name).chain(AGGREGATES).chain(["exists", "elementId"]);
+    let aggregates = crate::functions::AGGREGATES.iter().map(|(n, _)| *n);
+    let known = crate::functions::FUNCTIONS.iter().map(|f| f.name).chain(aggregates).chain(["exists", "elementId"]);
     known.into_iter().find(|k| k.eq_ignore_ascii_case(name)).map_or_else(|| name.to_owned(), str::to_owned)
 }
 

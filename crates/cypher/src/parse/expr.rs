@@ -7,7 +7,7 @@ use open_cypher::ast as oc;
 use crate::ast::{BinOp, Clause, Expr, Quantifier, SingleQuery};
 
 use super::Lower;
-use super::{AGGREGATES, Lowered, ParseError, canonical_function, is_comparison, literal, name, outside};
+use super::{Lowered, ParseError, canonical_function, is_comparison, literal, name, outside};
 
 impl Lower<'_> {
     pub(super) fn boxed(&self, e: &oc::Expr) -> Lowered<Box<Expr>> {
@@ -155,7 +155,7 @@ impl Lower<'_> {
         let written = f.name.parts.iter().map(name).collect::<Vec<_>>().join(".");
         let fname = canonical_function(&written);
         let distinct = matches!(f.quantifier.as_ref().map(|q| &q.kind), Some(oc::SetQuantifier::Distinct));
-        if AGGREGATES.contains(&fname.as_str()) {
+        if crate::functions::aggregate(&fname).is_some() {
             let percentiles = fname.starts_with("percentile");
             let (arg, percentile) = match f.arguments.as_slice() {
                 [a] if matches!(a.kind, oc::ExprKind::Wildcard) => (None, None),
