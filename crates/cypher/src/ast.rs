@@ -682,6 +682,50 @@ impl Expr {
         }
     }
 
+    /// The direct sub-expressions, as [`Expr::children_mut`] gives them.
+    pub fn children(&self) -> Vec<&Expr> {
+        match self {
+            Expr::Literal(_)
+            | Expr::Variable(_)
+            | Expr::MapProjection(..)
+            | Expr::PatternPredicate(_)
+            | Expr::ShortestPath(_)
+            | Expr::HasLabels(..) => Vec::new(),
+            Expr::Property(e, _) | Expr::Not(e) | Expr::Negate(e) | Expr::IsNull { expr: e, .. } => vec![e],
+            Expr::Binary(_, a, b) | Expr::Index(a, b) => vec![a, b],
+            Expr::Function(_, args) | Expr::List(args) => args.iter().collect(),
+            Expr::Aggregate { arg, .. } => arg.iter().map(|a| a.as_ref()).collect(),
+            Expr::Case { subject, branches, otherwise } => {
+                let mut out: Vec<&Expr> = subject.iter().map(|e| e.as_ref()).collect();
+                for (w, t) in branches {
+                    out.push(w);
+                    out.push(t);
+                }
+                out.extend(otherwise.iter().map(|e| e.as_ref()));
+                out
+            }
+            Expr::Slice(l, a, b) => {
+                let mut out = vec![l.as_ref()];
+                out.extend(a.iter().chain(b.iter()).map(|e| e.as_ref()));
+                out
+            }
+            Expr::ListComprehension { list, filter, map, .. } => {
+                let mut out = vec![list.as_ref()];
+                out.extend(filter.iter().chain(map.iter()).map(|e| e.as_ref()));
+                out
+            }
+            Expr::PatternComprehension { filter, map, .. } => {
+                let mut out: Vec<&Expr> = filter.iter().map(|e| e.as_ref()).collect();
+                out.push(map);
+                out
+            }
+            Expr::Quantified { list, predicate, .. } => vec![list, predicate],
+            Expr::Reduce { init, list, step, .. } => vec![init, list, step],
+            Expr::Map(entries) | Expr::MapProjectionWith { entries, .. } => entries.iter().map(|(_, e)| e).collect(),
+            Expr::ExistsSubquery(_, p) => p.iter().map(|e| e.as_ref()).collect(),
+        }
+    }
+
     /// The sub-expression at `path` (child indices from the root), if any.
     pub fn at_mut(&mut self, path: &[usize]) -> Option<&mut Expr> {
         match path.split_first() {

@@ -25,6 +25,13 @@ pub enum Refusal {
     /// raises an ArgumentError otherwise (a negative one is an error too).
     /// `right` reads its length as 64 bits and refuses a negative one only.
     StringPositionOutOfRange,
+    /// An operand whose type is known from literals and does not fit its
+    /// operator (`NOT 1`, `[] AND true`, `1 IN 'a'`, `'a' % 2`): a
+    /// SyntaxError InvalidArgumentType ([`types`]).
+    WrongOperandType,
+    /// A property read of a literal that is no map (`WITH 1 AS x RETURN
+    /// x.k`): a TypeError InvalidArgumentType at compile time.
+    PropertyOfNonMap,
 }
 
 impl Refusal {
@@ -42,9 +49,13 @@ impl Refusal {
             Refusal::StringPositionOutOfRange => {
                 "a substring or left position outside 0 to 2^31 - 1 (ArgumentError), or a negative right length"
             }
+            Refusal::WrongOperandType => "an operand of a known type its operator cannot take (InvalidArgumentType)",
+            Refusal::PropertyOfNonMap => "a property read of a value that is no map (InvalidArgumentType)",
         }
     }
 }
+
+mod types;
 
 /// The first reason Neo4j 5 refuses `query`, if it does.
 pub fn neo4j_refuses(query: &Query) -> Option<Refusal> {
@@ -56,7 +67,7 @@ pub fn neo4j_refuses(query: &Query) -> Option<Refusal> {
             }
         });
     }
-    found
+    found.or_else(|| types::wrong_operand(query))
 }
 
 fn refusal(e: &Expr) -> Option<Refusal> {
@@ -177,6 +188,35 @@ mod tests {
             refused("MATCH (n) CALL { WITH n RETURN collect(rand()) AS c } RETURN c"),
             Some(Refusal::RandomInAggregate)
         );
+    }
+
+    /// TCK Boolean1-4, List5 [42], Quantifier1-4 and Map1 [6]: operands of
+    /// a type known before running that their operator cannot take.
+    #[test]
+    fn operands_of_a_known_type_their_operator_cannot_take_are_refused() {
+        for text in [
+            "RETURN NOT 1 AS a",
+            "RETURN [] AND true AS a",
+            "RETURN null OR 'foo' AS a",
+            "RETURN 1 IN 'a' AS a",
+            "RETURN 'a' % 2 AS a",
+            "RETURN none(x IN ['Clara'] WHERE x % 2 = 0) AS a",
+            "UNWIND [true, null] AS b RETURN b * 2 AS a",
+        ] {
+            assert_eq!(refused(text), Some(Refusal::WrongOperandType), "{text}");
+        }
+        assert_eq!(refused("WITH 123 AS x RETURN x.num AS a"), Some(Refusal::PropertyOfNonMap));
+        assert_eq!(refused("WITH [1, true] AS x RETURN x.num AS a"), Some(Refusal::PropertyOfNonMap));
+        for text in [
+            "RETURN NOT null AS a",
+            "MATCH (n) RETURN n.k % 2 AS a",
+            "WITH {k: 1} AS m RETURN m.k AS a",
+            "UNWIND [1, 'a'] AS x RETURN x % 2 AS a",
+            "WITH 1 AS x MATCH (x) RETURN x.k AS a",
+            "RETURN [x IN ['a'] | x] AS a, all(y IN [1, 2] WHERE y % 2 = 0) AS b",
+        ] {
+            assert_eq!(refused(text), None, "{text}");
+        }
     }
 
     #[test]

@@ -5,11 +5,11 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use graphlancer_cypher::ast::{Clause, Expr, PathPattern, Projection, Query, RemoveItem, SetItem, SingleQuery};
 
-use crate::Failure;
 use crate::expr::{binary, negate, not};
 use crate::state::{Ev, Row};
 use crate::store::{NodeRec, RelRec, Store};
 use crate::value::{Key, V, order};
+use crate::{ErrorClass, Failure};
 
 type Table = (Vec<String>, Vec<Vec<V>>);
 
@@ -316,7 +316,10 @@ impl<'s> Ev<'s> {
         for list in props {
             for (k, e) in list {
                 if self.expr(e, row)?.is_null() {
-                    return Err(Failure::runtime(format!("cannot merge with a null value of {k}")));
+                    return Err(Failure::raised(
+                        ErrorClass::Semantic,
+                        format!("cannot merge with a null value of {k}"),
+                    ));
                 }
             }
         }

@@ -8,7 +8,7 @@ use graphlancer_cypher::ast::{BinOp, Expr, Quantifier};
 use crate::state::{Ev, Row};
 use crate::store::from_value;
 use crate::value::{V, compare, equals};
-use crate::{Failure, FailureKind};
+use crate::{ErrorClass, Failure, FailureKind};
 
 impl Ev<'_> {
     /// `v{.k, e: x}`: null for a null `v`, else the selected properties and
@@ -261,14 +261,14 @@ pub(crate) fn not(v: V) -> Result<V, Failure> {
 pub(crate) fn negate(v: V) -> Result<V, Failure> {
     match v {
         V::Null => Ok(V::Null),
-        V::Int(i) => i.checked_neg().map(V::Int).ok_or_else(|| Failure::runtime("integer overflow")),
+        V::Int(i) => i.checked_neg().map(V::Int).ok_or_else(overflow),
         V::Float(f) => Ok(V::Float(-f)),
         other => Err(Failure::runtime(format!("cannot negate a {}", other.kind()))),
     }
 }
 
 fn overflow() -> Failure {
-    Failure::runtime("integer overflow")
+    Failure::raised(ErrorClass::Arithmetic, "integer overflow")
 }
 
 #[allow(clippy::cast_precision_loss)]
@@ -362,9 +362,9 @@ pub(crate) fn binary(op: BinOp, a: V, b: V) -> Result<V, Failure> {
             B::Add => x.checked_add(y).map(V::Int).ok_or_else(overflow),
             B::Sub => x.checked_sub(y).map(V::Int).ok_or_else(overflow),
             B::Mul => x.checked_mul(y).map(V::Int).ok_or_else(overflow),
-            B::Div if y == 0 => Err(Failure::runtime("/ by zero")),
+            B::Div if y == 0 => Err(Failure::raised(ErrorClass::Arithmetic, "/ by zero")),
             B::Div => x.checked_div(y).map(V::Int).ok_or_else(overflow),
-            B::Mod if y == 0 => Err(Failure::runtime("/ by zero")),
+            B::Mod if y == 0 => Err(Failure::raised(ErrorClass::Arithmetic, "/ by zero")),
             // Java's remainder: i64::MIN % -1 is 0.
             B::Mod => Ok(V::Int(x.checked_rem(y).unwrap_or(0))),
             #[allow(clippy::cast_precision_loss)]

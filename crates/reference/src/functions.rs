@@ -5,9 +5,9 @@
 
 use std::cmp::Ordering;
 
-use crate::Failure;
 use crate::state::Ev;
 use crate::value::{V, equals, order};
+use crate::{ErrorClass, Failure};
 
 fn ascii(s: &str) -> Result<&str, Failure> {
     if s.is_ascii() { Ok(s) } else { Err(Failure::unsupported("a character position in text beyond ASCII")) }
@@ -40,6 +40,12 @@ fn cased(s: &str, upper: bool) -> Result<V, Failure> {
     Ok(V::Str(if upper { s.to_ascii_uppercase() } else { s.to_ascii_lowercase() }))
 }
 
+/// A bound or step of `range()`: Neo4j raises an ArgumentError for one that
+/// is no integer (TCK `List11` [5]), where other functions raise a TypeError.
+fn bound(v: &V) -> Result<i64, Failure> {
+    int(v, "range").map_err(|f| Failure::raised(ErrorClass::Argument, f.message))
+}
+
 fn int(v: &V, f: &str) -> Result<i64, Failure> {
     match v {
         V::Int(i) => Ok(*i),
@@ -48,7 +54,8 @@ fn int(v: &V, f: &str) -> Result<i64, Failure> {
 }
 
 fn position(v: &V, f: &str) -> Result<usize, Failure> {
-    usize::try_from(int(v, f)?).map_err(|_| Failure::runtime(format!("{f}() of a negative position")))
+    usize::try_from(int(v, f)?)
+        .map_err(|_| Failure::raised(ErrorClass::Argument, format!("{f}() of a negative position")))
 }
 
 /// A position Neo4j 5 reads as a 32-bit integer exactly (`substring`,
@@ -57,7 +64,7 @@ fn position(v: &V, f: &str) -> Result<usize, Failure> {
 fn position32(v: &V, f: &str) -> Result<usize, Failure> {
     let p = position(v, f)?;
     if p > i32::MAX as usize {
-        return Err(Failure::runtime(format!("{f}() of a position past 2^31 - 1")));
+        return Err(Failure::raised(ErrorClass::Argument, format!("{f}() of a position past 2^31 - 1")));
     }
     Ok(p)
 }
@@ -179,16 +186,16 @@ pub(crate) fn call(ev: &Ev<'_>, name: &str, args: Vec<V>) -> Result<V, Failure> 
         ("last", [V::List(l)]) => l.last().cloned().unwrap_or(V::Null),
         ("tail", [V::List(l)]) => V::List(l.iter().skip(1).cloned().collect()),
         ("range", [a, b]) => {
-            let (a, b) = (int(a, name)?, int(b, name)?);
+            let (a, b) = (bound(a)?, bound(b)?);
             if b.saturating_sub(a) > 100_000 {
                 return Err(Failure::unsupported("a range() of more than 100,000 elements"));
             }
             V::List((a..=b).map(V::Int).collect())
         }
         ("range", [a, b, step]) => {
-            let (a, b, step) = (int(a, name)?, int(b, name)?, int(step, name)?);
+            let (a, b, step) = (bound(a)?, bound(b)?, bound(step)?);
             if step == 0 {
-                return Err(Failure::runtime("range() with a step of 0"));
+                return Err(Failure::raised(ErrorClass::Argument, "range() with a step of 0"));
             }
             let n =
                 if (step > 0 && a > b) || (step < 0 && a < b) { 0 } else { (b.abs_diff(a) / step.unsigned_abs()) + 1 };
@@ -223,7 +230,9 @@ pub(crate) fn call(ev: &Ev<'_>, name: &str, args: Vec<V>) -> Result<V, Failure> 
             "false" => V::Bool(false),
             _ => V::Null,
         },
-        ("abs", [V::Int(i)]) => V::Int(i.checked_abs().ok_or_else(|| Failure::runtime("integer overflow"))?),
+        ("abs", [V::Int(i)]) => {
+            V::Int(i.checked_abs().ok_or_else(|| Failure::raised(ErrorClass::Arithmetic, "integer overflow"))?)
+        }
         ("abs", [V::Float(f)]) => V::Float(f.abs()),
         ("sign", [V::Int(i)]) => V::Int(i.signum()),
         ("sign", [V::Float(f)]) if !f.is_nan() => V::Int(if *f > 0.0 {
@@ -309,7 +318,9 @@ pub(crate) fn aggregate(name: &str, values: Vec<V>, percentile: Option<f64>) -> 
                 let mut total: i64 = 0;
                 for v in &values {
                     if let V::Int(i) = v {
-                        total = total.checked_add(*i).ok_or_else(|| Failure::runtime("integer overflow"))?;
+                        total = total
+                            .checked_add(*i)
+                            .ok_or_else(|| Failure::raised(ErrorClass::Arithmetic, "integer overflow"))?;
                     }
                 }
                 V::Int(total)
@@ -349,7 +360,10 @@ pub(crate) fn aggregate(name: &str, values: Vec<V>, percentile: Option<f64>) -> 
         "percentileDisc" | "percentileCont" => {
             let p = percentile.ok_or_else(|| Failure::semantic(format!("{name}() without a percentile")))?;
             if !(0.0..=1.0).contains(&p) {
-                return Err(Failure::runtime(format!("{name}() of the percentile {p}, outside 0 to 1")));
+                return Err(Failure::raised(
+                    ErrorClass::Argument,
+                    format!("{name}() of the percentile {p}, outside 0 to 1"),
+                ));
             }
             if values.is_empty() {
                 return Ok(V::Null);

@@ -21,7 +21,7 @@ pub mod value;
 use graphlancer_cypher::ast::Query;
 use graphlancer_model::Graph;
 
-pub use answer::{Answer, Failure, FailureKind, Limits};
+pub use answer::{Answer, ErrorClass, Failure, FailureKind, Limits};
 pub use engine::open;
 pub use store::{State, Store};
 
@@ -40,7 +40,7 @@ pub fn run_on(store: &mut Store, query: &Query, limits: Limits) -> Result<Answer
     // What Neo4j 5 refuses before running, the reference refuses too; a
     // refusal while running comes from the evaluation, where rows reach it.
     if let Some(r) = graphlancer_cypher::validity::neo4j_refuses(query).filter(|r| r.at_compile_time()) {
-        return Err(Failure::semantic(format!("Neo4j 5 refuses {}", r.describe())));
+        return Err(Failure::refused(r));
     }
     let (columns, rows) = state::Ev::new(store, limits).query(query)?;
     store.check_no_dangling()?;

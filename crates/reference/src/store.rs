@@ -5,8 +5,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use graphlancer_model::{Graph, ID_PROPERTY, Value};
 
-use crate::Failure;
 use crate::value::V;
+use crate::{ErrorClass, Failure};
 
 /// A node: labels, properties (the generated identity among them), and
 /// whether the query deleted it.
@@ -137,7 +137,10 @@ impl Store {
     pub(crate) fn check_no_dangling(&self) -> Result<(), Failure> {
         for r in self.rels.iter().filter(|r| !r.deleted) {
             if self.nodes[r.start].deleted || self.nodes[r.end].deleted {
-                return Err(Failure::runtime("cannot delete a node that still has relationships"));
+                return Err(Failure::raised(
+                    ErrorClass::Constraint,
+                    "cannot delete a node that still has relationships",
+                ));
             }
         }
         Ok(())

@@ -17,7 +17,10 @@ use std::time::{Duration, Instant};
 
 use graphlancer_cypher::parse::{ParseError, parse};
 use graphlancer_engines::{Engine, ExecOptions, Outcome};
-use graphlancer_reference::{FailureKind, Limits, Store};
+use graphlancer_reference::{ErrorClass, FailureKind, Limits, Store};
+
+/// The TCK's phase of an error raised before a query runs.
+const COMPILE_TIME: &str = "compile time";
 
 pub use feature::{Expect, Scenario, Suite, read_dir};
 
@@ -97,6 +100,23 @@ fn on_error(s: &Scenario, what: &str) -> Verdict {
     }
 }
 
+/// An error of `class` the reference raised at `phase`: right where the
+/// scenario expects that class then (or at any time).
+fn on_raised(s: &Scenario, class: ErrorClass, phase: &str, what: &str) -> Verdict {
+    let class = class.tck_name();
+    match &s.expect {
+        Expect::Error { kind, phase: expected, .. }
+            if kind == class && (expected == phase || expected == "any time") =>
+        {
+            Verdict::Pass
+        }
+        Expect::Error { kind, phase: expected, detail } => {
+            Verdict::Fail(format!("a {class} at {phase} ({what}) where a {kind} at {expected} ({detail}) is expected"))
+        }
+        _ => Verdict::Fail(format!("error: {what}")),
+    }
+}
+
 /// Runs a scenario on the reference, side effects included.
 pub fn run_reference(s: &Scenario) -> Verdict {
     if let Some(v) = needs(s) {
@@ -108,7 +128,7 @@ pub fn run_reference(s: &Scenario) -> Verdict {
     };
     let query = match parse(&s.query) {
         Ok(q) => q,
-        Err(ParseError::Syntax(why)) => return on_error(s, &why),
+        Err(ParseError::Syntax(why)) => return on_raised(s, ErrorClass::Syntax, COMPILE_TIME, &why),
         Err(e @ ParseError::Outside(_)) => return Verdict::Outside(e.to_string()),
     };
     let before = store.state();
@@ -120,11 +140,14 @@ pub fn run_reference(s: &Scenario) -> Verdict {
         Ok(Err(f)) if f.kind == FailureKind::Unsupported => {
             return Verdict::Outside(format!("the reference leaves open: {f}"));
         }
-        Ok(Err(f)) => return on_error(s, &f.message),
+        Ok(Err(f)) => {
+            let phase = if f.kind == FailureKind::Semantic { COMPILE_TIME } else { "runtime" };
+            return on_raised(s, f.class.unwrap_or(ErrorClass::Type), phase, &f.message);
+        }
         Ok(Ok(a)) => a,
     };
     if let Expect::Error { phase, .. } = &s.expect
-        && phase == "compile time"
+        && phase == COMPILE_TIME
     {
         // The reference evaluates valid queries (the generator's are valid
         // by construction); it does no semantic analysis to reject others.

@@ -28,7 +28,8 @@ fn verdicts(report: &serde_json::Value) -> Vec<(String, String)> {
 fn the_reference_passes_every_scenario_it_can_run_and_counts_side_effects() {
     let (code, report) = tck("ours", "reference");
     assert_eq!(code, Some(0), "{report}");
-    assert_eq!(report["total"], serde_json::json!({"pass": 9, "fail": 0, "outside": 1}));
+    assert_eq!(report["total"], serde_json::json!({"pass": 11, "fail": 0, "outside": 1}));
+    assert_eq!(report["files"]["Errors1.feature"]["pass"], 2, "errors of the expected class and phase");
     let outside: Vec<&serde_json::Value> =
         report["scenarios"].as_array().expect("scenarios").iter().filter(|s| s["verdict"] == "outside").collect();
     assert_eq!(outside[0]["why"], "needs parameters", "the runner gives no parameters and says so");
@@ -42,6 +43,8 @@ fn a_wrong_expectation_fails_with_the_difference_and_exit_one() {
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.contains("FAIL Wrong1.feature · [1] One plus one is not three"), "{out}");
     assert!(out.contains("got [Int(2)], expected [Int(3)]"), "{out}");
+    // An error where one is expected, of another class, fails too.
+    assert!(out.contains("a ArithmeticError at runtime (/ by zero) where a TypeError at runtime"), "{out}");
 }
 
 #[test]

@@ -10,3 +10,11 @@ Feature: Wrong1 - a wrong expectation
     Then the result should be, in any order:
       | v |
       | 3 |
+
+  Scenario: [2] A division by zero is not a type error
+    Given any graph
+    When executing query:
+      """
+      RETURN 1 / 0 AS v
+      """
+    Then a TypeError should be raised at runtime: InvalidArgumentType
