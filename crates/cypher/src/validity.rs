@@ -27,7 +27,7 @@ pub enum Refusal {
     StringPositionOutOfRange,
     /// An operand whose type is known from literals and does not fit its
     /// operator (`NOT 1`, `[] AND true`, `1 IN 'a'`, `'a' % 2`): a
-    /// SyntaxError InvalidArgumentType ([`types`]).
+    /// SyntaxError InvalidArgumentType.
     WrongOperandType,
     /// A property read of a literal that is no map (`WITH 1 AS x RETURN
     /// x.k`): a TypeError InvalidArgumentType at compile time.
@@ -67,7 +67,12 @@ pub fn neo4j_refuses(query: &Query) -> Option<Refusal> {
             }
         });
     }
-    found.or_else(|| types::wrong_operand(query))
+    found.or_else(|| {
+        types::wrong_operand(query).map(|w| match w {
+            types::Wrong::Operand => Refusal::WrongOperandType,
+            types::Wrong::Property => Refusal::PropertyOfNonMap,
+        })
+    })
 }
 
 fn refusal(e: &Expr) -> Option<Refusal> {

@@ -9,8 +9,16 @@ use std::collections::BTreeMap;
 
 use graphlancer_model::Value;
 
-use super::Refusal;
 use crate::ast::{BinOp, Clause, Expr, Query};
+
+/// What does not fit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Wrong {
+    /// An operand of an operator.
+    Operand,
+    /// A property read of a value that is no map.
+    Property,
+}
 
 /// A type known before running.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -27,11 +35,11 @@ enum Known {
 type Env = BTreeMap<String, Known>;
 
 /// The first operand of `query` of a type its operator cannot take.
-pub(super) fn wrong_operand(query: &Query) -> Option<Refusal> {
+pub(super) fn wrong_operand(query: &Query) -> Option<Wrong> {
     query.parts.iter().find_map(|part| clauses(&part.clauses, &mut Env::new()))
 }
 
-fn clauses(clauses: &[Clause], env: &mut Env) -> Option<Refusal> {
+fn clauses(clauses: &[Clause], env: &mut Env) -> Option<Wrong> {
     for c in clauses {
         let found = match c {
             Clause::With(p) | Clause::Return(p) => {
@@ -97,8 +105,8 @@ fn element(list: &Expr) -> Option<Known> {
 
 /// The type `e` has before running, if it is known; a refusal where an
 /// operand's known type does not fit.
-fn expr(e: &Expr, env: &Env) -> Result<Option<Known>, Refusal> {
-    let wrong = Err(Refusal::WrongOperandType);
+fn expr(e: &Expr, env: &Env) -> Result<Option<Known>, Wrong> {
+    let wrong = Err(Wrong::Operand);
     let boolean = |t: Option<Known>| t.is_none_or(|t| matches!(t, Known::Bool | Known::Null));
     Ok(match e {
         Expr::Literal(v) => of_value(v),
@@ -145,7 +153,7 @@ fn expr(e: &Expr, env: &Env) -> Result<Option<Known>, Refusal> {
         }
         Expr::Property(base, _) => {
             if expr(base, env)?.is_some_and(|t| !matches!(t, Known::Map | Known::Null)) {
-                return Err(Refusal::PropertyOfNonMap);
+                return Err(Wrong::Property);
             }
             None
         }
