@@ -32,6 +32,14 @@ pub enum Refusal {
     /// A property read of a literal that is no map (`WITH 1 AS x RETURN
     /// x.k`): a TypeError InvalidArgumentType at compile time.
     PropertyOfNonMap,
+    /// A variable bound as a node used as a relationship, a path or a
+    /// value bound where a pattern binds an entity, and so on: a
+    /// SyntaxError VariableTypeConflict.
+    VariableTypeConflict,
+    /// CREATE or MERGE of a node with labels or properties, or of a
+    /// relationship or path, whose variable is already bound: a SyntaxError
+    /// VariableAlreadyBound.
+    VariableAlreadyBound,
 }
 
 impl Refusal {
@@ -51,11 +59,18 @@ impl Refusal {
             }
             Refusal::WrongOperandType => "an operand of a known type its operator cannot take (InvalidArgumentType)",
             Refusal::PropertyOfNonMap => "a property read of a value that is no map (InvalidArgumentType)",
+            Refusal::VariableTypeConflict => {
+                "a variable bound as one kind of value and used as another (VariableTypeConflict)"
+            }
+            Refusal::VariableAlreadyBound => {
+                "a variable already bound, named by a clause that creates it (VariableAlreadyBound)"
+            }
         }
     }
 }
 
 mod types;
+mod variables;
 
 /// The first reason Neo4j 5 refuses `query`, if it does.
 pub fn neo4j_refuses(query: &Query) -> Option<Refusal> {
@@ -67,7 +82,13 @@ pub fn neo4j_refuses(query: &Query) -> Option<Refusal> {
             }
         });
     }
-    found.or_else(|| {
+    let bindings = || {
+        variables::conflict(query).map(|c| match c {
+            variables::Conflict::Kind => Refusal::VariableTypeConflict,
+            variables::Conflict::AlreadyBound => Refusal::VariableAlreadyBound,
+        })
+    };
+    found.or_else(bindings).or_else(|| {
         types::wrong_operand(query).map(|w| match w {
             types::Wrong::Operand => Refusal::WrongOperandType,
             types::Wrong::Property => Refusal::PropertyOfNonMap,
@@ -217,8 +238,41 @@ mod tests {
             "MATCH (n) RETURN n.k % 2 AS a",
             "WITH {k: 1} AS m RETURN m.k AS a",
             "UNWIND [1, 'a'] AS x RETURN x % 2 AS a",
-            "WITH 1 AS x MATCH (x) RETURN x.k AS a",
             "RETURN [x IN ['a'] | x] AS a, all(y IN [1, 2] WHERE y % 2 = 0) AS b",
+        ] {
+            assert_eq!(refused(text), None, "{text}");
+        }
+    }
+
+    /// TCK Match1-3 (VariableTypeConflict), Create1-2 and Merge1
+    /// (VariableAlreadyBound).
+    #[test]
+    fn variables_bound_against_what_they_are_are_refused() {
+        for text in [
+            "MATCH (r) MATCH ()-[r]-() RETURN r",
+            "MATCH (r)-[]-(t), (s)-[r]-(t) RETURN r",
+            "MATCH r = (a)-->(b) MATCH ()-[r]-() RETURN r",
+            "WITH true AS r MATCH ()-[r]-() RETURN r",
+            "WITH 1 AS x MATCH (x) RETURN x.k AS a",
+        ] {
+            assert_eq!(refused(text), Some(Refusal::VariableTypeConflict), "{text}");
+        }
+        for text in [
+            "MATCH (a) CREATE (a)",
+            "MATCH (a) CREATE (a {name: 'foo'}) RETURN a",
+            "CREATE (n:Foo)-[:T1]->(), (n:Bar)-[:T2]->()",
+            "MATCH ()-[r]->() CREATE ()-[r:T]->()",
+            "MATCH (a) MERGE (a:L)",
+        ] {
+            assert_eq!(refused(text), Some(Refusal::VariableAlreadyBound), "{text}");
+        }
+        for text in [
+            "MATCH (a) CREATE (a)-[:T]->(b)",
+            "MATCH ()-[r1]->()-[r2]->() WITH [r1, r2] AS rs MATCH (f)-[rs*]->(s) RETURN f",
+            "MATCH (a)-[r]->(b) MATCH (a)-[r]->(c) RETURN c",
+            "MATCH (n) WITH n AS m MATCH (m)-->() RETURN m",
+            "CREATE (a:L)-[:T]->(a) RETURN a",
+            "MATCH (a) MERGE (a)-[:T]->(b) RETURN b",
         ] {
             assert_eq!(refused(text), None, "{text}");
         }

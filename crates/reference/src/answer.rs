@@ -90,7 +90,11 @@ impl Failure {
     pub(crate) fn refused(r: graphlancer_cypher::validity::Refusal) -> Self {
         use graphlancer_cypher::validity::Refusal as R;
         let class = match r {
-            R::RandomInAggregate | R::NestedAggregate | R::WrongOperandType => ErrorClass::Syntax,
+            R::RandomInAggregate
+            | R::NestedAggregate
+            | R::WrongOperandType
+            | R::VariableTypeConflict
+            | R::VariableAlreadyBound => ErrorClass::Syntax,
             R::PropertyOfNonMap => ErrorClass::Type,
             R::StringPositionOutOfRange => ErrorClass::Argument,
         };

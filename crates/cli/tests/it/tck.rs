@@ -77,3 +77,47 @@ fn grafeo_and_falkordb_answer_the_reads_as_the_tck_expects() {
         assert_eq!(code, Some(1));
     }
 }
+
+/// The openCypher TCK the parser vendors (openCypher 2024.3), found where
+/// cargo keeps the `open-cypher` package's source.
+fn vendored_tck() -> std::path::PathBuf {
+    let o = std::process::Command::new(env!("CARGO"))
+        .args(["metadata", "--format-version", "1", "--locked"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("cargo metadata runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let meta: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    let package = meta["packages"].as_array().expect("packages").iter().find(|p| p["name"] == "open-cypher");
+    let manifest = package.and_then(|p| p["manifest_path"].as_str()).expect("open-cypher is a dependency");
+    let vendor = std::path::Path::new(manifest).parent().expect("a folder").join("spec/vendor");
+    let release = std::fs::read_dir(&vendor).expect("spec/vendor").flatten().next().expect("one openCypher release");
+    release.path().join("tck/features")
+}
+
+/// The whole TCK on the reference: nothing in its subset fails, and an
+/// error scenario passes only with the class and phase it names; the
+/// compile-time refusals Neo4j 5 makes on variables and operand types
+/// (Match1, Create1, Boolean4) are among the passes.
+#[test]
+fn the_reference_passes_the_vendored_tck_with_the_error_classes_it_names() {
+    let dir = vendored_tck();
+    let o = graphlancer(&["tck", dir.to_str().expect("utf-8"), "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(report["total"]["fail"], 0, "{}", report["total"]);
+    assert!(report["total"]["pass"].as_u64().is_some_and(|n| n >= 2445), "{}", report["total"]);
+    for file in
+        ["clauses/match/Match1.feature", "clauses/create/Create1.feature", "expressions/boolean/Boolean4.feature"]
+    {
+        let errors = report["scenarios"]
+            .as_array()
+            .expect("scenarios")
+            .iter()
+            .filter(|s| {
+                s["file"] == file && s["verdict"] == "pass" && s["name"].as_str().is_some_and(|n| n.contains("Fail"))
+            })
+            .count();
+        assert!(errors >= 3, "{file}: {errors} error scenarios pass");
+    }
+}
