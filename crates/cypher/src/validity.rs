@@ -40,6 +40,9 @@ pub enum Refusal {
     /// relationship or path, whose variable is already bound: a SyntaxError
     /// VariableAlreadyBound.
     VariableAlreadyBound,
+    /// A variable read where no clause bound it: a SyntaxError
+    /// UndefinedVariable.
+    UndefinedVariable,
 }
 
 impl Refusal {
@@ -65,10 +68,12 @@ impl Refusal {
             Refusal::VariableAlreadyBound => {
                 "a variable already bound, named by a clause that creates it (VariableAlreadyBound)"
             }
+            Refusal::UndefinedVariable => "a variable no clause bound (UndefinedVariable)",
         }
     }
 }
 
+mod scope;
 mod types;
 mod variables;
 
@@ -88,7 +93,8 @@ pub fn neo4j_refuses(query: &Query) -> Option<Refusal> {
             variables::Conflict::AlreadyBound => Refusal::VariableAlreadyBound,
         })
     };
-    found.or_else(bindings).or_else(|| {
+    let unbound = || scope::undefined(query).then_some(Refusal::UndefinedVariable);
+    found.or_else(unbound).or_else(bindings).or_else(|| {
         types::wrong_operand(query).map(|w| match w {
             types::Wrong::Operand => Refusal::WrongOperandType,
             types::Wrong::Property => Refusal::PropertyOfNonMap,
@@ -273,6 +279,32 @@ mod tests {
             "MATCH (n) WITH n AS m MATCH (m)-->() RETURN m",
             "CREATE (a:L)-[:T]->(a) RETURN a",
             "MATCH (a) MERGE (a)-[:T]->(b) RETURN b",
+        ] {
+            assert_eq!(refused(text), None, "{text}");
+        }
+    }
+
+    /// TCK Return1, Set1, Create2, Delete5, Merge3, Pattern1.
+    #[test]
+    fn a_variable_no_clause_bound_is_refused() {
+        for text in [
+            "MATCH () RETURN foo",
+            "MATCH (a) SET a.name = missing RETURN a",
+            "MATCH (a) CREATE (a)-[:KNOWS]->(b {name: missing}) RETURN b",
+            "MATCH (a) DELETE x",
+            "MERGE (n) ON MATCH SET x.num = 1",
+            "MATCH (n) WHERE (n)-[r]->(a) RETURN n",
+            "MATCH (n) WITH n.k AS k RETURN n",
+        ] {
+            assert_eq!(refused(text), Some(Refusal::UndefinedVariable), "{text}");
+        }
+        for text in [
+            "MATCH (n) WITH n.k AS k ORDER BY n.j RETURN k",
+            "MATCH (n) WHERE EXISTS { MATCH (n)-[r]->(a) WHERE a.k = 1 } RETURN n",
+            "MATCH (n) RETURN [(n)-->(m) | m.k] AS ks, [x IN [1] | x + 1] AS xs, reduce(s = 0, y IN [1] | s + y) AS r",
+            "MATCH (n) CALL { WITH n RETURN n.k AS k } RETURN k",
+            "MATCH (n) SET n.k = 1 WITH n REMOVE n.k RETURN n",
+            "MATCH (n) WITH * RETURN n",
         ] {
             assert_eq!(refused(text), None, "{text}");
         }

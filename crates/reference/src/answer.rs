@@ -94,7 +94,8 @@ impl Failure {
             | R::NestedAggregate
             | R::WrongOperandType
             | R::VariableTypeConflict
-            | R::VariableAlreadyBound => ErrorClass::Syntax,
+            | R::VariableAlreadyBound
+            | R::UndefinedVariable => ErrorClass::Syntax,
             R::PropertyOfNonMap => ErrorClass::Type,
             R::StringPositionOutOfRange => ErrorClass::Argument,
         };
