@@ -49,6 +49,23 @@ impl KnownBug {
         self != KnownBug::UnreferencedRelationships
     }
 
+    /// Whether the bug shows as a failure (an error, a crash) rather than
+    /// as a wrong answer: a finding of the other kind is not this bug,
+    /// whatever shape its query has.
+    pub fn fails(self) -> bool {
+        match self {
+            KnownBug::TwoHopsFromBoundNode
+            | KnownBug::TypeOfNull
+            | KnownBug::BareBoundNodePart
+            | KnownBug::AggregateOfAggregateAlias
+            | KnownBug::RelationshipInequalityById => true,
+            KnownBug::GroupingKeys
+            | KnownBug::LongFixedLengthPaths
+            | KnownBug::UnreferencedRelationships
+            | KnownBug::ContainsEmptyString => false,
+        }
+    }
+
     /// Whether `query` (over `schema`) has this bug's shape.
     pub fn shows(self, query: &Query, schema: &Schema) -> bool {
         let vars = Vars::of(query);

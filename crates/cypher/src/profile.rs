@@ -402,12 +402,14 @@ impl DialectProfile {
     }
 
     /// The first watched bug (by name) whose production or shape `query`
-    /// has: a reduced finding with it is counted under that bug.
-    pub fn watched_in(&self, query: &crate::Query, schema: &graphlancer_model::Schema) -> Option<&str> {
+    /// has: a reduced finding with it is counted under that bug. `failed`
+    /// says whether the finding is a failure (an error, a crash) or a
+    /// wrong answer; a narrow known bug shows as one of the two.
+    pub fn watched_in(&self, query: &crate::Query, schema: &graphlancer_model::Schema, failed: bool) -> Option<&str> {
         let used = crate::productions::productions(query);
         self.watched.keys().map(String::as_str).find(|name| match name.parse::<Feature>() {
             Ok(f) => used.contains(&f),
-            Err(_) => known_bug(name).is_some_and(|b| b.shows(query, schema)),
+            Err(_) => known_bug(name).is_some_and(|b| b.fails() == failed && b.shows(query, schema)),
         })
     }
 
@@ -436,6 +438,25 @@ mod tests {
         let bad = "name = \"x\"\n[witness]\nchained_comparison = \"RETURN 1\"\n";
         let err = DialectProfile::from_toml(bad).expect_err("no such bug").to_string();
         assert!(err.contains("names no entry of [bugs]"), "{err}");
+    }
+
+    /// Against the reference a known bug is watched, not steered around, and
+    /// a finding is counted under it only where its kind of failure fits.
+    #[test]
+    fn a_watched_bug_claims_a_finding_of_its_shape_and_its_kind_of_failure() {
+        let mut p = DialectProfile::built_in("grafeo").expect("parses");
+        p.watch();
+        assert!(!p.has_bug(KnownBug::GroupingKeys) && p.bugs.is_empty(), "nothing steers");
+        assert!(p.watched.contains_key("grouping_keys") && p.watched.contains_key("fn_tan"));
+        let graph = graphlancer_model::generate(1, &graphlancer_model::GraphConfig::default()).expect("valid");
+        let q = crate::parse::parse("UNWIND [1.5] AS x RETURN x, count(*) AS c").expect("parses");
+        assert_eq!(p.watched_in(&q, &graph.schema, false), Some("grouping_keys"), "a wrong answer");
+        assert_eq!(p.watched_in(&q, &graph.schema, true), None, "an error is another bug");
+        let q = crate::parse::parse("RETURN cot(0.5) AS x").expect("parses");
+        assert_eq!(p.watched_in(&q, &graph.schema, false), Some("fn_tan"), "a production");
+        let mut falkordb = DialectProfile::built_in("falkordb").expect("parses");
+        falkordb.watch();
+        assert!(falkordb.has_bug(KnownBug::UnreferencedRelationships), "its shape is in every reduced query");
     }
 
     #[test]
