@@ -78,8 +78,9 @@ fn answers_as_recorded(bug: &serde_json::Value, engine: &str, printed: Option<us
 }
 
 /// Every FalkorDB entry of a ledger replays through `redis-cli` against
-/// FalkorDB 4.22.1, and every Kuzu entry through Kuzu 0.11.3's own Python
-/// module, with no graphlancer in between: each answers as recorded.
+/// FalkorDB 4.22.1, and every Kuzu and RyuGraph entry through the fork's
+/// own Python module, with no graphlancer in between: each answers as
+/// recorded.
 #[test]
 fn every_falkordb_and_kuzu_entry_reproduces_in_the_engines_own_client() {
     let Ok(redis_cli) = which("redis-cli") else {
@@ -87,16 +88,19 @@ fn every_falkordb_and_kuzu_entry_reproduces_in_the_engines_own_client() {
         return;
     };
     let dir = tempfile::tempdir().expect("tempdir");
-    let (f, k, ledger) = (dir.path().join("falkordb"), dir.path().join("kuzu"), dir.path().join("ledger"));
+    let (f, k, r) = (dir.path().join("falkordb"), dir.path().join("kuzu"), dir.path().join("ryugraph"));
+    let ledger = dir.path().join("ledger");
     campaign(&f, &["falkordb@4.22.1", "reference"], "21", "200");
     campaign(&k, &["kuzu@0.11.3", "reference"], "7", "100");
-    let paths = [f.to_str().expect("utf-8"), k.to_str().expect("utf-8")];
-    let o = graphlancer(&["bugs", paths[0], paths[1], "--ledger", ledger.to_str().expect("utf-8")]);
+    campaign(&r, &["ryugraph@25.9.2", "reference"], "32", "60");
+    let paths = [f.to_str().expect("utf-8"), k.to_str().expect("utf-8"), r.to_str().expect("utf-8")];
+    let o = graphlancer(&["bugs", paths[0], paths[1], paths[2], "--ledger", ledger.to_str().expect("utf-8")]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(ledger.join("bugs.json")).expect("bugs.json")).expect("JSON");
     let install = engines_dir().falkordb("4.22.1").expect("installed");
-    let python = engines_dir().python("kuzu", "kuzu", "0.11.3").expect("installed");
+    let kuzu_python = engines_dir().python("kuzu", "kuzu", "0.11.3").expect("installed");
+    let ryugraph_python = engines_dir().python("ryugraph", "ryugraph", "25.9.2").expect("installed");
     let (mut falkordb, mut kuzu) = (0, 0);
     for bug in json["bugs"].as_array().expect("bugs") {
         let client = &bug["own_client"][0];
@@ -115,21 +119,25 @@ fn every_falkordb_and_kuzu_entry_reproduces_in_the_engines_own_client() {
                 answers_as_recorded(bug, "falkordb@4.22.1", printed, &run);
                 falkordb += 1;
             }
-            "kuzu@0.11.3" => {
+            spec @ ("kuzu@0.11.3" | "ryugraph@25.9.2") => {
+                let python = if spec.starts_with("kuzu") { &kuzu_python } else { &ryugraph_python };
                 let work = tempfile::tempdir().expect("tempdir");
-                let run = std::process::Command::new(&python)
+                let run = std::process::Command::new(python)
                     .args(["-c", text])
                     .current_dir(work.path())
                     .output()
                     .expect("python runs");
                 let printed = run.status.success().then(|| String::from_utf8_lossy(&run.stdout).lines().count());
-                answers_as_recorded(bug, "kuzu@0.11.3", printed, &run);
+                answers_as_recorded(bug, spec, printed, &run);
                 kuzu += 1;
             }
             other => panic!("{other}: {bug}"),
         }
     }
-    assert!(falkordb >= 1 && kuzu >= 3, "{falkordb} FalkorDB and {kuzu} Kuzu entries");
+    assert!(falkordb >= 1 && kuzu >= 4, "{falkordb} FalkorDB and {kuzu} Kuzu-family entries");
+    let families: std::collections::BTreeSet<&str> =
+        json["bugs"].as_array().expect("bugs").iter().filter_map(|b| b["wrong"][0].as_str()).collect();
+    assert!(families.contains("ryugraph@25.9.2"), "a RyuGraph entry: {families:?}");
 }
 
 fn which(program: &str) -> Result<std::path::PathBuf, ()> {

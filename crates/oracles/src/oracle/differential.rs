@@ -213,7 +213,13 @@ mod tests {
     /// `MATCH ... RETURN` with the given items, ordered by column 0 when `ordered`.
     fn case(items: Vec<(Expr, String)>, order: Option<Vec<usize>>) -> TestCase {
         let ret = Projection::of(items);
-        let m = Clause::Match { optional: false, patterns: Vec::new(), guard: None, predicate: None };
+        // `x` is bound, so the query is valid by Neo4j 5's rules.
+        let x = graphlancer_cypher::ast::PathPattern {
+            name: None,
+            start: graphlancer_cypher::ast::NodePattern { variable: Some("x".into()), labels: Vec::new(), properties: Vec::new() },
+            hops: Vec::new(),
+        };
+        let m = Clause::Match { optional: false, patterns: vec![x], guard: None, predicate: None };
         let ast = Query {
             parts: vec![SingleQuery { clauses: vec![m, Clause::Return(ret)] }],
             union_all: false,
