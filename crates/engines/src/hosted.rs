@@ -177,8 +177,9 @@ impl HostedEngine {
             Err(HostFailure::Died { message }) => Outcome::Crash { message },
         };
         drop(host);
-        // Ready for the next query: a fresh host with the graph loaded.
-        self.host = Some(self.respawn()?);
+        // The next request starts a fresh host with the graph loaded: none
+        // is started for a campaign whose budget ended with this query.
+        self.host = None;
         Ok(outcome)
     }
 
