@@ -217,44 +217,12 @@ fn later_matches(q: &SingleQuery) -> impl Iterator<Item = (&PathPattern, BTreeSe
     out.into_iter()
 }
 
-/// Whether any expression of `q` (patterns' property values included) satisfies `holds`.
+/// Whether any expression of `q` (patterns' property values included)
+/// satisfies `holds`.
 fn any_expr(q: &SingleQuery, holds: &mut dyn FnMut(&Expr) -> bool) -> bool {
     let mut found = false;
-    let mut look = |e: &Expr| e.walk(&mut |x| found = found || holds(x));
-    for c in &q.clauses {
-        match c {
-            Clause::Match { guard, predicate, .. } => guard.iter().chain(predicate).for_each(&mut look),
-            Clause::Unwind { list, .. } | Clause::Foreach { list, .. } => look(list),
-            Clause::With(p) | Clause::Return(p) => p
-                .items
-                .iter()
-                .map(|(e, _)| e)
-                .chain(&p.predicate)
-                .chain(p.order_by.iter().map(|(e, _)| e))
-                .for_each(&mut look),
-            Clause::Set { items } => items.iter().for_each(|i| set_exprs(i, &mut look)),
-            Clause::Merge { on_create, on_match, .. } => {
-                on_create.iter().chain(on_match).for_each(|i| set_exprs(i, &mut look))
-            }
-            Clause::Procedure { predicate, .. } => predicate.iter().for_each(&mut look),
-            Clause::Create { .. } | Clause::Remove { .. } | Clause::Delete { .. } | Clause::Call { .. } => {}
-        }
-    }
-    for p in patterns(q) {
-        let props =
-            std::iter::once(&p.start.properties).chain(p.hops.iter().flat_map(|(r, n)| [&r.properties, &n.properties]));
-        props.flatten().for_each(|(_, e)| look(e));
-    }
+    crate::validity::each_expr(&q.clauses, &mut |x| found = found || holds(x));
     found
-}
-
-fn set_exprs(i: &crate::ast::SetItem, look: &mut dyn FnMut(&Expr)) {
-    use crate::ast::SetItem;
-    match i {
-        SetItem::Property(_, _, e) => look(e),
-        SetItem::MergeMap(_, entries) | SetItem::ReplaceMap(_, entries) => entries.iter().for_each(|(_, e)| look(e)),
-        SetItem::Label(..) => {}
-    }
 }
 
 /// A grouping key of an aggregating projection that is neither an integer

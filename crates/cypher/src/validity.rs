@@ -139,7 +139,7 @@ fn refusal(e: &Expr) -> Option<Refusal> {
 
 /// Calls `f` on every expression of `clauses` and their sub-expressions,
 /// FOREACH and CALL bodies included.
-fn each_expr(clauses: &[Clause], f: &mut dyn FnMut(&Expr)) {
+pub(crate) fn each_expr(clauses: &[Clause], f: &mut dyn FnMut(&Expr)) {
     for c in clauses {
         match c {
             Clause::Match { patterns, guard, predicate, .. } => {

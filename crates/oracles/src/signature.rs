@@ -73,6 +73,19 @@ pub enum Fault {
 }
 
 impl Fault {
+    /// Whether the engine failed (died, hung, raised an error) rather than
+    /// answering wrongly.
+    pub fn is_failure(&self) -> bool {
+        matches!(
+            self,
+            Fault::Crash
+                | Fault::Timeout
+                | Fault::InternalError { .. }
+                | Fault::UnexpectedError { .. }
+                | Fault::Refused { .. }
+        )
+    }
+
     /// Whether a process died or hung: such a fault is kept even when the
     /// re-run does not repeat it.
     pub fn is_process_fault(&self) -> bool {

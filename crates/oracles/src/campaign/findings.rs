@@ -280,15 +280,7 @@ impl Campaign {
         if self.profile.watched.is_empty() {
             return None;
         }
-        use crate::signature::Fault;
-        let failed = matches!(
-            case.signature.fault,
-            Fault::Crash
-                | Fault::Timeout
-                | Fault::InternalError { .. }
-                | Fault::UnexpectedError { .. }
-                | Fault::Refused { .. }
-        );
+        let failed = case.signature.fault.is_failure();
         let queries = std::iter::once(&case.ast).chain(case.followups.iter().map(|q| &q.ast));
         let bug = queries.filter_map(|q| self.profile.watched_in(q, &case.graph.schema, failed)).next()?;
         let engine = case.engines.iter().find(|e| e.spec != graphlancer_engines::EngineSpec::Reference.to_string())?;
