@@ -2,17 +2,13 @@
 //! read, and the progress bar. It sits below every subcommand module, so none
 //! of them needs another's.
 
-use std::cell::Cell;
-use std::io::IsTerminal as _;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use graphlancer_cypher::{DialectProfile, GraphLimits};
 use graphlancer_engines::host::HostCommand;
 use graphlancer_engines::{Engine, EngineSpec, OpenOptions, Outcome};
 use graphlancer_model::{GraphConfig, Language};
-use graphlancer_oracles::Summary;
-use graphlancer_oracles::campaign::Budget;
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// The graphs an engine of `dialect` can hold when queried in `language`:
@@ -77,42 +73,6 @@ pub(crate) fn progress_bar(len: u64, hidden: bool) -> ProgressBar {
             .progress_chars("=> "),
     );
     bar
-}
-
-/// How often a campaign without a terminal says how it is doing.
-const STATUS_EVERY: Duration = Duration::from_secs(30);
-
-/// A status line on stderr every [`STATUS_EVERY`] where stderr is not a
-/// terminal (CI, nohup): the progress bar draws nothing there, and a long
-/// campaign would otherwise be silent until its end.
-pub(crate) struct StatusLines {
-    on: bool,
-    budget: Budget,
-    last: Cell<Instant>,
-}
-
-impl StatusLines {
-    /// Lines for a campaign of `budget`, when stderr is not a terminal.
-    pub(crate) fn new(budget: Budget) -> Self {
-        Self { on: !std::io::stderr().is_terminal(), budget, last: Cell::new(Instant::now()) }
-    }
-
-    /// Prints the line for `s` when it is time.
-    pub(crate) fn show(&self, s: &Summary) {
-        if !self.on || self.last.get().elapsed() < STATUS_EVERY {
-            return;
-        }
-        self.last.set(Instant::now());
-        let rate = s.queries as f64 / s.seconds.max(1e-9);
-        let (done, elapsed) = match self.budget {
-            Budget::Queries(n) => (format!("{} of {n} queries", s.queries), format!("{:.0} s", s.seconds)),
-            Budget::Time(t) => (format!("{} queries", s.queries), format!("{:.0} s of {} s", s.seconds, t.as_secs())),
-        };
-        eprintln!(
-            "graphlancer: {done} · {rate:.1} queries/s · findings {} new, {} duplicate · {elapsed}",
-            s.findings_new, s.findings_duplicate
-        );
-    }
 }
 
 /// An engine's outcome in words, its rows as a table.

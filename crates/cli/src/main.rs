@@ -35,6 +35,7 @@ mod engines;
 mod generate;
 mod junit;
 mod known;
+mod listen;
 mod merge;
 mod probe;
 mod report;

@@ -25,6 +25,11 @@ pub(crate) fn write(out: &Path) -> Result<std::path::PathBuf> {
     let text = std::fs::read_to_string(&path)
         .with_context(|| format!("{} is not a campaign folder (no readable summary.json)", out.display()))?;
     let s: Summary = serde_json::from_str(&text).with_context(|| format!("{} is damaged", path.display()))?;
+    write_page(out, &s)
+}
+
+/// Writes `OUT/report.html` for the campaign of summary `s`, whose findings are in `out`.
+pub(crate) fn write_page(out: &Path, s: &Summary) -> Result<std::path::PathBuf> {
     let mut h = String::new();
     let engines: Vec<String> = s.engines.iter().map(|e| format!("{} {}", e.spec, e.version)).collect();
     let _ = write!(

@@ -9,11 +9,11 @@ use anyhow::{Context, Result};
 use graphlancer_cypher::{DialectProfile, GeneratorConfig, Preset};
 use graphlancer_engines::{Engine, EngineSpec, ExecOptions};
 use graphlancer_model::{GraphConfig, Language};
-use graphlancer_oracles::campaign::{Budget, Part, PlanUse};
+use graphlancer_oracles::campaign::{Budget, Part, PlanUse, Subscriber, SummaryFile};
 use graphlancer_oracles::reduce::Limits;
 use graphlancer_oracles::{Campaign, CampaignConfig, OracleKind, Summary};
 
-use crate::common::{open_all, progress_bar};
+use crate::common::open_all;
 
 /// Options of `graphlancer run`.
 #[derive(Debug, clap::Args)]
@@ -102,6 +102,10 @@ pub(crate) struct RunArgs {
     /// this file, for CI systems.
     #[arg(long)]
     junit: Option<PathBuf>,
+    /// Also write OUT/report.html when the campaign ends, the page
+    /// `graphlancer report OUT` writes.
+    #[arg(long)]
+    html: bool,
     /// Run shard I of N (`0/4` ... `3/4`): only the graphs whose index is I
     /// modulo N, so N shards on N machines draw the graphs one campaign
     /// would, each once. `graphlancer merge` joins their folders.
@@ -254,45 +258,33 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
         plans,
         record: false,
         part: args.shard.unwrap_or_default(),
-        write_summary: true,
     };
-    let bar = progress_bar(
-        match budget {
-            Budget::Queries(n) => n,
-            Budget::Time(t) => t.as_secs().max(1),
-        },
-        args.json,
-    );
-    let status = crate::common::StatusLines::new(budget);
-    let show = |s: &Summary| {
-        status.show(s);
-        match budget {
-            Budget::Queries(_) => bar.set_position(s.queries),
-            Budget::Time(_) => bar.set_position(s.seconds as u64),
-        }
-        bar.set_message(format!(
-            "{} queries · {:.0}/s · findings {} new, {} dup · flaky {}",
-            s.queries,
-            s.queries as f64 / s.seconds.max(1e-9),
-            s.findings_new,
-            s.findings_duplicate,
-            s.flaky
-        ));
-    };
-    let summary = if workers == 1 {
-        Campaign::new(engines, profile, config)?.run(&mut |s: &Summary| show(s))?
+    let mut progress = crate::listen::Progress::new(budget, args.json, &args.out);
+    let mut file = SummaryFile::new(&args.out);
+    let mut junit = args.junit.as_deref().map(crate::listen::JUnit::new);
+    let mut html = args.html.then(|| crate::listen::Html::new(&args.out));
+    // The summary file first: the others may read what it wrote.
+    let mut listeners: Vec<&mut dyn Subscriber> = vec![&mut file, &mut progress];
+    listeners.extend(junit.as_mut().map(|j| j as &mut dyn Subscriber));
+    listeners.extend(html.as_mut().map(|h| h as &mut dyn Subscriber));
+    let mut summary = if workers == 1 {
+        Campaign::new(engines, profile, config)?.run(&mut listeners)?
     } else {
-        crate::workers::run(engines, &specs, profile, config, workers, &show)?
+        crate::workers::run(engines, &specs, profile, config, workers, &mut listeners)?
     };
-    bar.finish_and_clear();
+    drop(listeners);
+    progress.finish();
+    summary.summary_unwritten = file.failure();
     if args.json {
         say!("{}", serde_json::to_string_pretty(&summary)?)?;
     } else {
         say_raw!("{}", describe(&summary, &args.out))?;
     }
-    // After the summary: a JUnit file a full disk refuses loses nothing else.
-    if let Some(path) = &args.junit {
-        crate::junit::write(path, &summary)?;
+    // After the summary: a JUnit file or page a full disk refused loses
+    // nothing else, and is said where it is read.
+    let others = [junit.as_ref().and_then(|j| j.failure()), html.as_ref().and_then(|h| h.failure())];
+    if let Some(why) = others.into_iter().flatten().next() {
+        anyhow::bail!(why);
     }
     // What could not be written is said last, where it is read, and the
     // run fails: its folder is not the whole campaign.
@@ -521,14 +513,13 @@ pub(crate) fn bench_overhead(queries: u64, seed: u64, repeat: u32) -> Result<Exi
             pool_clauses: (3, 8),
             exec,
             part: Part::default(),
-            write_summary: true,
             out: out.path().to_owned(),
             reduce: false,
             reduction: graphlancer_oracles::reduce::Limits::default(),
             record: true,
         };
         let mut campaign = Campaign::new(vec![engine], profile, config)?;
-        let summary = campaign.run(&mut |_| {})?;
+        let summary = campaign.run(&mut graphlancer_oracles::campaign::Quiet)?;
         let sent = campaign.sent().to_vec();
         drop(campaign);
 

@@ -2,32 +2,41 @@
 //! each, every one with its own engines and its own part of the seed space,
 //! all writing into one findings folder (whose store deduplicates under a lock).
 
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::{Result, anyhow};
 use graphlancer_cypher::DialectProfile;
 use graphlancer_engines::{Engine, EngineSpec};
-use graphlancer_oracles::campaign::{Budget, write_summary};
+use graphlancer_oracles::campaign::events::Counted;
+use graphlancer_oracles::campaign::{Budget, Event, Subscriber};
 use graphlancer_oracles::{Campaign, CampaignConfig, ReportStore, Summary};
 
 /// How often a worker hands its running summary to the run.
 const SHARE_EVERY: Duration = Duration::from_millis(200);
 
-/// How often the run writes the sum of its workers' summaries.
-const WRITE_EVERY: Duration = Duration::from_secs(1);
+/// What a worker tells the run, over a channel.
+enum Told {
+    /// Its summary up to now.
+    Running(usize, Box<Summary>),
+    /// A finding it counted.
+    Found(Counted),
+}
 
 /// Runs `workers` campaigns of `config`, the first on `first` (opened
 /// already, which checked every spec), the others on engines of their own;
-/// `show` sees the running sum. A query budget is shared out among the
-/// workers; a time budget ends for all of them at once, counted from now.
+/// `to` hears the findings as they are counted, the running sum of the
+/// workers' summaries and, at the end, the sum of those that finished. A
+/// query budget is shared out among the workers; a time budget ends for all
+/// of them at once, counted from now.
 pub(crate) fn run(
     first: Vec<Box<dyn Engine>>,
     specs: &[EngineSpec],
     profile: DialectProfile,
     config: CampaignConfig,
     workers: u64,
-    show: &dyn Fn(&Summary),
+    to: &mut dyn Subscriber,
 ) -> Result<Summary> {
     let workers = match config.budget {
         Budget::Queries(n) => workers.min(n.max(1)),
@@ -38,21 +47,20 @@ pub(crate) fn run(
     // leaves nothing behind.
     let config = Campaign::prepare(&first, config)?;
     let store = Arc::new(Mutex::new(ReportStore::open(&config.out)?));
-    let latest: Vec<Mutex<Option<Summary>>> = (0..workers).map(|_| Mutex::new(None)).collect();
     let mut first = Some(first);
+    let (tell, told) = channel();
     let results: Vec<Result<Summary>> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..workers)
             .map(|w| {
                 let mut own = config.clone();
                 own.part = config.part.split(w, workers);
-                own.write_summary = false;
                 if let Budget::Queries(n) = config.budget {
                     own.budget = Budget::Queries(n / workers + u64::from(w < n % workers));
                 }
-                let (store, slot, profile, engines) =
-                    (store.clone(), &latest[w as usize], profile.clone(), first.take());
+                let (store, profile, engines) = (store.clone(), profile.clone(), first.take());
+                let tell = Forward { worker: w as usize, tell: tell.clone(), shared: None };
                 scope.spawn(move || {
-                    let result = work(engines, specs, profile, own, store, slot, begun);
+                    let result = work(engines, specs, profile, own, store, tell, begun);
                     // A worker that failed stops the others: the run reports
                     // its error now, not when their budgets end.
                     if result.is_err() {
@@ -62,20 +70,10 @@ pub(crate) fn run(
                 })
             })
             .collect();
-        let mut written = Instant::now();
-        while !handles.iter().all(|h| h.is_finished()) {
-            std::thread::sleep(Duration::from_millis(100));
-            let running: Vec<Summary> =
-                latest.iter().filter_map(|s| s.lock().unwrap_or_else(PoisonError::into_inner).clone()).collect();
-            if let Some(sum) = Summary::sum(&running) {
-                show(&sum);
-                if written.elapsed() >= WRITE_EVERY {
-                    // A failed write now is reported by the final one.
-                    let _ = write_summary(&config.out, &sum);
-                    written = Instant::now();
-                }
-            }
-        }
+        // The workers hold the only senders left: the channel closes when
+        // the last one ends.
+        drop(tell);
+        listen(&told, workers as usize, to);
         handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err(anyhow!("a campaign worker panicked")))).collect()
     });
     let (mut done, mut failure) = (Vec::with_capacity(results.len()), None);
@@ -88,9 +86,9 @@ pub(crate) fn run(
         }
     }
     // What the workers that finished did is kept, even when one failed.
-    let mut sum = Summary::sum(&done);
-    if let Some(sum) = &mut sum {
-        sum.summary_unwritten = write_summary(&config.out, sum).err().map(|e| e.to_string());
+    let sum = Summary::sum(&done);
+    if let Some(sum) = &sum {
+        to.on(&Event::Finished(sum));
     }
     match failure {
         Some(e) => Err(e),
@@ -98,15 +96,58 @@ pub(crate) fn run(
     }
 }
 
-/// One worker: its campaign on `engines` (or on engines it opens), handing
-/// its running summary to `slot` now and then.
+/// Passes what the workers tell on to `to` until the last one ends: each
+/// finding, and the sum of their latest summaries.
+fn listen(told: &Receiver<Told>, workers: usize, to: &mut dyn Subscriber) {
+    let mut latest: Vec<Option<Summary>> = vec![None; workers];
+    while let Ok(first) = told.recv() {
+        // Everything told meanwhile is taken at once, and summed once.
+        for message in std::iter::once(first).chain(told.try_iter()) {
+            match message {
+                Told::Running(w, s) => latest[w] = Some(*s),
+                Told::Found(c) => to.on(&Event::Finding(&c)),
+            }
+        }
+        let running: Vec<Summary> = latest.iter().flatten().cloned().collect();
+        if let Some(sum) = Summary::sum(&running) {
+            to.on(&Event::Case(&sum));
+        }
+    }
+}
+
+/// A worker's listener: it sends its findings to the run, and its running
+/// summary now and then.
+struct Forward {
+    worker: usize,
+    tell: Sender<Told>,
+    shared: Option<Instant>,
+}
+
+impl Subscriber for Forward {
+    fn on(&mut self, event: &Event<'_>) {
+        // A closed channel means the run stopped listening; nothing to do.
+        match event {
+            Event::Case(s) if self.shared.is_none_or(|t| t.elapsed() >= SHARE_EVERY) => {
+                let _ = self.tell.send(Told::Running(self.worker, Box::new((*s).clone())));
+                self.shared = Some(Instant::now());
+            }
+            Event::Finding(c) => {
+                let _ = self.tell.send(Told::Found((*c).clone()));
+            }
+            _ => {}
+        }
+    }
+}
+
+/// One worker: its campaign on `engines` (or on engines it opens), telling
+/// the run what it does.
 fn work(
     engines: Option<Vec<Box<dyn Engine>>>,
     specs: &[EngineSpec],
     profile: DialectProfile,
     mut config: CampaignConfig,
     store: Arc<Mutex<ReportStore>>,
-    slot: &Mutex<Option<Summary>>,
+    mut tell: Forward,
     begun: Instant,
 ) -> Result<Summary> {
     let engines = match engines {
@@ -120,11 +161,5 @@ fn work(
         config.budget = Budget::Time(t.saturating_sub(begun.elapsed()));
     }
     let mut campaign = Campaign::sharing(engines, profile, config, store)?;
-    let mut shared = Instant::now() - SHARE_EVERY;
-    Ok(campaign.run(&mut |s: &Summary| {
-        if shared.elapsed() >= SHARE_EVERY {
-            *slot.lock().unwrap_or_else(PoisonError::into_inner) = Some(s.clone());
-            shared = Instant::now();
-        }
-    })?)
+    Ok(campaign.run(&mut tell)?)
 }

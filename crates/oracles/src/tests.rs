@@ -110,13 +110,12 @@ fn config(out: &std::path::Path, oracles: Vec<OracleKind>, queries: u64) -> Camp
         record: false,
         plans: crate::campaign::PlanUse::Off,
         part: crate::campaign::Part::default(),
-        write_summary: true,
     }
 }
 
 fn run(engines: Vec<Box<dyn Engine>>, config: CampaignConfig) -> Summary {
     let profile = DialectProfile::built_in("neo4j5").expect("built in");
-    Campaign::new(engines, profile, config).expect("campaign").run(&mut |_| {}).expect("runs")
+    Campaign::new(engines, profile, config).expect("campaign").run(&mut crate::campaign::Quiet).expect("runs")
 }
 
 #[test]
@@ -260,7 +259,7 @@ fn the_report_store_skips_unfinished_folders_and_refuses_damaged_counts() {
     let profile = DialectProfile::built_in("neo4j5").expect("built in");
     let err = Campaign::new(vec![Box::new(fake)], profile, config(dir.path(), vec![OracleKind::CRASH], 20))
         .expect("opens")
-        .run(&mut |_| {})
+        .run(&mut crate::campaign::Quiet)
         .expect_err("a damaged count stops the campaign");
     assert!(err.to_string().contains("occurrences is not a count"), "{err}");
 }

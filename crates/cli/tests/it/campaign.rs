@@ -127,18 +127,30 @@ fn default_run_finds_a_logic_bug_on_grafeo_alone() {
 }
 
 /// Without a terminal (CI, nohup) a campaign says how it is doing every
-/// 30 s on stderr, one plain line each, and draws no progress bar there.
+/// 30 s on stderr, one plain line each, names each new report as it is
+/// written, and draws no progress bar there. With two workers the reports
+/// come from both, through the run's one listener.
 #[test]
 fn a_campaign_without_a_terminal_prints_status_lines() {
     let dir = tempfile::tempdir().expect("tempdir");
     let out = dir.path().join("out");
-    let o = graphlancer(&["run", "--time", "35s", "--workers", "1", "--out", out.to_str().expect("utf-8")]);
+    let o = graphlancer(&["run", "--time", "35s", "--workers", "2", "--out", out.to_str().expect("utf-8")]);
     assert!(matches!(o.status.code(), Some(0 | 1)), "{}", stderr(&o));
     let err = stderr(&o);
     let status: Vec<&str> = err.lines().filter(|l| l.starts_with("graphlancer: ") && l.contains("queries/s")).collect();
     assert!(!status.is_empty(), "a line at 30 s of 35: {err}");
     assert!(status[0].contains(" s of 35 s") && status[0].contains("findings "), "{}", status[0]);
     assert!(!err.contains('\r'), "a carriage return in a log: {err:?}");
+    let mut named: Vec<String> =
+        err.lines().filter_map(|l| l.strip_prefix("graphlancer: new report findings/")).map(str::to_owned).collect();
+    let mut folders: Vec<String> = std::fs::read_dir(out.join("findings"))
+        .expect("findings")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    named.sort();
+    folders.sort();
+    assert!(!folders.is_empty(), "the default campaign finds something in 35 s");
+    assert_eq!(named, folders, "one line per report: {err}");
 }
 
 #[test]

@@ -189,7 +189,9 @@ fn the_campaign_report_opens_in_a_browser_and_junit_lists_the_findings() {
     let dir = tempfile::tempdir().expect("tempdir");
     let out = dir.path().join("out");
     let junit = dir.path().join("findings.xml");
-    let s = campaign(&out, &["--queries", "120", "--junit", junit.to_str().expect("utf-8")]);
+    let s = campaign(&out, &["--queries", "120", "--html", "--junit", junit.to_str().expect("utf-8")]);
+    // The page the campaign wrote as it ended is the one `report` writes.
+    let written = std::fs::read_to_string(out.join("report.html")).expect("run --html writes report.html");
     let xml = std::fs::read_to_string(&junit).expect("the JUnit file is written");
     let failures = s["findings"].as_object().expect("findings").len();
     assert!(failures > 0, "the campaign found nothing to list");
@@ -202,6 +204,7 @@ fn the_campaign_report_opens_in_a_browser_and_junit_lists_the_findings() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let page = out.join("report.html");
     let html = std::fs::read_to_string(&page).expect("report.html");
+    assert!(html == written, "run --html and report write different pages");
     assert_eq!(html.matches("<svg").count(), 3, "three plots, inline");
     // (An SVG's namespace is a name, not a fetch.)
     for fetch in ["src=\"http", "href=\"http", "<link", "<script", "url(http"] {

@@ -65,9 +65,6 @@ pub struct CampaignConfig {
     pub plans: PlanUse,
     /// The part of the seed space this campaign draws its graphs from.
     pub part: Part,
-    /// Whether the campaign writes `OUT/summary.json` itself; the workers of
-    /// one run do not, their run writes the sum of theirs.
-    pub write_summary: bool,
 }
 
 /// A part of a campaign's seed space: the graphs whose index is `index`

@@ -72,9 +72,8 @@ impl Campaign {
             crate::report::Seen { seed: self.config.seed, graph: at.graph_index, case: at.case_index },
         )?;
         if let Some((known, dir)) = known {
-            s.findings_duplicate += 1;
             s.relations.entry(relation).or_default().findings += 1;
-            s.findings.insert(known.to_string(), dir.display().to_string());
+            self.counted(s, known.to_string(), dir, false);
             return Ok(());
         }
         // Confirm: the same signature again on a second run, else flaky. A
@@ -149,11 +148,13 @@ impl Campaign {
             self.time.naming += t.elapsed().as_secs_f64();
             let spent = self.reduction_limits().time < MIN_REDUCTION;
             let seen = crate::report::Seen { seed: self.config.seed, graph: at.graph_index, case: at.case_index };
-            if named.signature != finding.signature
-                && let Some((known, dir)) = self.store().count_named(&named.signature, &generated_signature, seen)?
-            {
-                s.findings_duplicate += 1;
-                s.findings.insert(known.to_string(), dir.display().to_string());
+            let counted = if named.signature != finding.signature {
+                self.store().count_named(&named.signature, &generated_signature, seen)?
+            } else {
+                None
+            };
+            if let Some((known, dir)) = counted {
+                self.counted(s, known.to_string(), dir, false);
                 return Ok(());
             }
             if spent {
@@ -235,9 +236,9 @@ impl Campaign {
                     self.store().alias(name, report.clone())?;
                 }
                 self.store().alias(case.generated_signature.clone(), report)?;
-                if let Some((known, dir)) = self.store().count_known(&case.generated_signature, seen)? {
-                    s.findings_duplicate += 1;
-                    s.findings.insert(known.to_string(), dir.display().to_string());
+                let counted = self.store().count_known(&case.generated_signature, seen)?;
+                if let Some((known, dir)) = counted {
+                    self.counted(s, known.to_string(), dir, false);
                 }
                 return Ok(());
             }
@@ -259,18 +260,23 @@ impl Campaign {
                 return Ok(());
             }
         };
-        let dir = match recorded {
-            Recorded::New(dir) => {
-                s.findings_new += 1;
-                dir
-            }
-            Recorded::Duplicate(dir) => {
-                s.findings_duplicate += 1;
-                dir
-            }
-        };
-        s.findings.insert(signature.to_string(), dir.display().to_string());
+        match recorded {
+            Recorded::New(dir) => self.counted(s, signature.to_string(), dir, true),
+            Recorded::Duplicate(dir) => self.counted(s, signature.to_string(), dir, false),
+        }
         Ok(())
+    }
+
+    /// A confirmed finding counted under the report of `signature` in
+    /// `dir`: in the summary, and as an event the next tick sends.
+    fn counted(&mut self, s: &mut Summary, signature: String, dir: std::path::PathBuf, new: bool) {
+        if new {
+            s.findings_new += 1;
+        } else {
+            s.findings_duplicate += 1;
+        }
+        s.findings.insert(signature.clone(), dir.display().to_string());
+        self.found.push(super::events::Counted { signature, dir, new });
     }
 
     /// The watched known bug a reduced case still has, in its first query

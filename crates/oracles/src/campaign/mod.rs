@@ -25,12 +25,14 @@ use crate::report::{ReportError, ReportStore};
 mod budget;
 mod config;
 mod error;
+pub mod events;
 mod execute;
 mod findings;
 mod summary;
 
 pub use config::{Budget, CampaignConfig, Part, PlanUse, Sent};
 pub use error::CampaignError;
+pub use events::{Event, Quiet, Subscriber, SummaryFile};
 pub use summary::{EngineSummary, ErrorSample, RelationSummary, Sample, Summary, WallTime, write_summary};
 
 /// Stream ids of the campaign's randomness (beside the model's).
@@ -58,6 +60,8 @@ pub struct Campaign {
     time: WallTime,
     /// Restores and restarts per engine so far.
     overheads: Vec<Overhead>,
+    /// Findings counted since the last tick, which sends them as events.
+    found: Vec<events::Counted>,
 }
 
 /// Queries a test case ran, with every engine's outcome on each.
@@ -175,13 +179,14 @@ impl Campaign {
             cut: false,
             time: WallTime::default(),
             overheads,
+            found: Vec::new(),
         })
     }
 
-    /// Runs until the budget is spent; `progress` sees the summary after each query.
-    pub fn run(&mut self, progress: &mut dyn FnMut(&Summary)) -> Result<Summary, CampaignError> {
+    /// Runs until the budget is spent, telling `to` what happens: each
+    /// case judged, each finding counted, and the end.
+    pub fn run(&mut self, to: &mut dyn Subscriber) -> Result<Summary, CampaignError> {
         let started = Instant::now();
-        let mut last_written = started;
         let names: Vec<String> = self.engines.iter().map(|e| e.name().to_owned()).collect();
         let mut s = Summary {
             seed: self.config.seed,
@@ -282,7 +287,7 @@ impl Campaign {
                     }
                     let at = Position { graph: &graph, graph_index, case_index };
                     self.traversal(&mut s, &mut engine_time, &oracles, &names, at, &traversals, &mut used_steps)?;
-                    self.tick(&mut s, started, &mut last_written, progress)?;
+                    self.tick(&mut s, started, to);
                 }
                 continue;
             }
@@ -423,7 +428,7 @@ impl Campaign {
                     }
                 }
                 if self.take_cut(&mut s) {
-                    self.tick(&mut s, started, &mut last_written, progress)?;
+                    self.tick(&mut s, started, to);
                     continue;
                 }
                 let judge = JudgeCx { names: &names, schema: &graph.schema };
@@ -468,7 +473,7 @@ impl Campaign {
                     let at = Position { graph: &graph, graph_index, case_index };
                     self.handle(&mut s, &mut engine_time, oracles[i], &names, at, ran, finding)?;
                 }
-                self.tick(&mut s, started, &mut last_written, progress)?;
+                self.tick(&mut s, started, to);
             }
         }
         s.seconds = started.elapsed().as_secs_f64();
@@ -487,9 +492,10 @@ impl Campaign {
         }
         s.interrupted = crate::interrupt::requested().map(crate::interrupt::name);
         sample(&mut s);
-        if self.config.write_summary {
-            s.summary_unwritten = write_summary(&self.config.out, &s).err().map(|e| e.to_string());
+        for c in std::mem::take(&mut self.found) {
+            to.on(&Event::Finding(&c));
         }
+        to.on(&Event::Finished(&s));
         Ok(s)
     }
 
@@ -523,27 +529,17 @@ impl Campaign {
             .unwrap_or_else(|| GremlinDialect::tinkerpop().clone())
     }
 
-    /// After each case: the clock, progress, and the summary now and then.
-    fn tick(
-        &self,
-        s: &mut Summary,
-        started: Instant,
-        last_written: &mut Instant,
-        progress: &mut dyn FnMut(&Summary),
-    ) -> Result<(), CampaignError> {
+    /// After each case: the clock, the timeline, and the events since the last.
+    fn tick(&mut self, s: &mut Summary, started: Instant, to: &mut dyn Subscriber) {
         s.seconds = started.elapsed().as_secs_f64();
         if s.timeline.last().is_none_or(|t| s.seconds - t.seconds >= 1.0) {
             sample(s);
         }
         self.account(s);
-        progress(s);
-        if self.config.write_summary && last_written.elapsed() >= SUMMARY_EVERY {
-            // A running summary that cannot be written (a full disk) is
-            // said at the end; the campaign does not die of it.
-            s.summary_unwritten = write_summary(&self.config.out, s).err().map(|e| e.to_string());
-            *last_written = Instant::now();
+        for c in std::mem::take(&mut self.found) {
+            to.on(&Event::Finding(&c));
         }
-        Ok(())
+        to.on(&Event::Case(s));
     }
 
     /// What the campaign sent, when recording.
@@ -580,9 +576,6 @@ fn weighted_index(options: &[(usize, u32)], rng: &mut graphlancer_model::CaseRng
 /// queries in a row used no new combination of optimizations (DOT waits
 /// 1,000, with thousands of queries a graph; here a graph has 200).
 const STALE_GRAPH: u64 = 50;
-
-/// How often a running campaign refreshes `summary.json`.
-const SUMMARY_EVERY: Duration = Duration::from_secs(1);
 
 /// The mutation pool takes `query`, its oldest entry going past 200.
 fn admit(pool: &mut Vec<Generated>, query: &Generated) {
