@@ -201,7 +201,8 @@ pub(crate) fn write_page(out: &Path, s: &Summary) -> Result<std::path::PathBuf> 
         );
         // Every query of a group with its answers: the relation is between them.
         let first = (case.role.as_str(), case.query.as_str(), &case.outcomes, &case.row_counts);
-        let rest = case.followups.iter().map(|q| (q.role.as_str(), q.text.as_str(), &q.outcomes, &q.row_counts));
+        let rest =
+            case.followups.iter().map(|q| (q.query.role.as_str(), q.query.text.as_str(), &q.outcomes, &q.row_counts));
         let group = !case.followups.is_empty();
         for (role, text, outcomes, counts) in std::iter::once(first).chain(rest) {
             if group {

@@ -11,21 +11,98 @@ use serde::{Deserialize, Serialize};
 
 use crate::signature::Signature;
 
+/// What a query is, beyond the text sent: what the oracles, the reducer
+/// and the reference read.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Body {
+    /// A Cypher query's AST, which the text renders.
+    Cypher(Query),
+    /// A Gremlin traversal; the text is its TinkerPop Groovy, and each
+    /// engine gets its own dialect.
+    Gremlin(Traversal),
+    /// Cypher known by its text alone (a finding of a format before ASTs
+    /// were kept): it runs, but the reference cannot read it and the
+    /// reducer cannot edit it.
+    Text,
+}
+
 /// One query of a test case.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(into = "Flat", from = "Flat")]
 pub struct CaseQuery {
     /// What the query is in its group, e.g. `source`, `p`, `NOT p`.
     pub role: String,
     /// The text sent to the engines.
     pub text: String,
-    /// The AST.
-    pub ast: Query,
+    /// What it is.
+    pub body: Body,
     /// Result columns an ORDER BY fixes; `None` for a bag.
     pub order_columns: Option<Vec<usize>>,
-    /// A Gremlin query's traversal (then `ast` is empty and `text` is the
-    /// traversal in TinkerPop's Groovy; each engine gets its own dialect).
+}
+
+/// A query as files hold it: an AST, empty for a traversal or a text.
+#[derive(Serialize, Deserialize)]
+pub(crate) struct Flat {
+    role: String,
+    text: String,
+    ast: Query,
+    order_columns: Option<Vec<usize>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub traversal: Option<Traversal>,
+    traversal: Option<Traversal>,
+}
+
+impl From<Flat> for CaseQuery {
+    fn from(f: Flat) -> Self {
+        Self { role: f.role, text: f.text, body: Body::from_parts(f.ast, f.traversal), order_columns: f.order_columns }
+    }
+}
+
+impl From<CaseQuery> for Flat {
+    fn from(q: CaseQuery) -> Self {
+        let (ast, traversal) = q.body.into_parts();
+        Self { role: q.role, text: q.text, ast, order_columns: q.order_columns, traversal }
+    }
+}
+
+impl Body {
+    /// The body a file's AST and traversal stand for.
+    pub fn from_parts(ast: Query, traversal: Option<Traversal>) -> Self {
+        match traversal {
+            Some(t) => Self::Gremlin(t),
+            None if ast.parts.is_empty() => Self::Text,
+            None => Self::Cypher(ast),
+        }
+    }
+
+    /// As a file holds it: an AST (empty unless Cypher) and a traversal.
+    pub fn into_parts(self) -> (Query, Option<Traversal>) {
+        match self {
+            Self::Cypher(q) => (q, None),
+            Self::Gremlin(t) => (empty_query(), Some(t)),
+            Self::Text => (empty_query(), None),
+        }
+    }
+
+    /// A Cypher query's AST.
+    pub fn cypher(&self) -> Option<&Query> {
+        match self {
+            Self::Cypher(q) => Some(q),
+            _ => None,
+        }
+    }
+
+    /// A Gremlin query's traversal.
+    pub fn traversal(&self) -> Option<&Traversal> {
+        match self {
+            Self::Gremlin(t) => Some(t),
+            _ => None,
+        }
+    }
+}
+
+/// The AST files hold for a query that has none.
+pub fn empty_query() -> Query {
+    Query { parts: Vec::new(), union_all: false, spelling: Default::default() }
 }
 
 impl CaseQuery {
@@ -34,25 +111,58 @@ impl CaseQuery {
         Self {
             role: role.to_owned(),
             text: graphlancer_gremlin::render(&traversal, GremlinDialect::tinkerpop()),
-            ast: Query { parts: Vec::new(), union_all: false, spelling: Default::default() },
+            body: Body::Gremlin(traversal),
             order_columns: ordered.then(|| vec![0]),
-            traversal: Some(traversal),
+        }
+    }
+
+    /// A query rendered from its AST.
+    pub fn new(role: &str, ast: Query, order_columns: Option<Vec<usize>>) -> Self {
+        Self { role: role.to_owned(), text: graphlancer_cypher::render(&ast), body: Body::Cypher(ast), order_columns }
+    }
+
+    /// Cypher given as text, with its AST when the text was parsed.
+    pub fn text(role: &str, text: &str, ast: Option<Query>, order_columns: Option<Vec<usize>>) -> Self {
+        let body = ast.map_or(Body::Text, Body::Cypher);
+        Self { role: role.to_owned(), text: text.to_owned(), body, order_columns }
+    }
+
+    /// The generated query itself.
+    pub fn source(g: &Generated) -> Self {
+        Self {
+            role: "source".into(),
+            text: g.text.clone(),
+            body: Body::Cypher(g.query.clone()),
+            order_columns: g.order_columns.clone(),
+        }
+    }
+
+    /// The same kind of query in `role` with a new body: Cypher is
+    /// rendered, a traversal keeps its order only where it still ends ordered.
+    pub fn with_body(&self, body: Body, order_columns: Option<Vec<usize>>) -> Self {
+        match body {
+            Body::Cypher(q) => Self::new(&self.role, q, order_columns),
+            Body::Gremlin(t) => Self::gremlin(&self.role, t, order_columns.is_some()),
+            Body::Text => Self { body: Body::Text, order_columns, ..self.clone() },
         }
     }
 
     /// The language the query is written in.
     pub fn language(&self) -> Language {
-        if self.traversal.is_some() { Language::Gremlin } else { Language::Cypher }
+        match self.body {
+            Body::Gremlin(_) => Language::Gremlin,
+            Body::Cypher(_) | Body::Text => Language::Cypher,
+        }
     }
 
     /// The text `engine` is sent: Gremlin rendered in the engine's dialect.
     pub fn text_for(&self, engine: &dyn Engine) -> String {
-        match &self.traversal {
-            Some(t) => {
+        match &self.body {
+            Body::Gremlin(t) => {
                 let dialect = GremlinDialect::builtin(engine.dialect()).unwrap_or_else(GremlinDialect::tinkerpop);
                 graphlancer_gremlin::render(t, dialect)
             }
-            None => self.text.clone(),
+            Body::Cypher(_) | Body::Text => self.text.clone(),
         }
     }
 
@@ -63,38 +173,30 @@ impl CaseQuery {
 
     /// The AST of a Cypher query, for an engine that reads it (the reference).
     pub fn cypher_ast(&self) -> Option<&Query> {
-        (self.traversal.is_none() && !self.ast.parts.is_empty()).then_some(&self.ast)
+        self.body.cypher()
+    }
+
+    /// A Gremlin query's traversal.
+    pub fn traversal(&self) -> Option<&Traversal> {
+        self.body.traversal()
     }
 
     /// What the query is made of, for signatures: Cypher's constructs, or
     /// a traversal's step names.
     pub fn constructs(&self) -> String {
-        match &self.traversal {
-            Some(t) => t.constructs(),
-            None => crate::constructs::constructs(&self.ast),
+        match &self.body {
+            Body::Gremlin(t) => t.constructs(),
+            Body::Cypher(q) => crate::constructs::constructs(q),
+            Body::Text => crate::constructs::constructs(&empty_query()),
         }
     }
+
     /// The most rows or traversers it may make on `graph` ([`crate::work`]).
     pub fn work(&self, graph: &Graph) -> f64 {
-        match &self.traversal {
-            Some(t) => crate::work::traversal_estimate(t, graph),
-            None => crate::work::estimate(&self.ast, graph),
-        }
-    }
-
-    /// A query rendered from its AST.
-    pub fn new(role: &str, ast: Query, order_columns: Option<Vec<usize>>) -> Self {
-        Self { role: role.to_owned(), text: graphlancer_cypher::render(&ast), ast, order_columns, traversal: None }
-    }
-
-    /// The generated query itself.
-    pub fn source(g: &Generated) -> Self {
-        Self {
-            role: "source".into(),
-            text: g.text.clone(),
-            ast: g.query.clone(),
-            order_columns: g.order_columns.clone(),
-            traversal: None,
+        match &self.body {
+            Body::Gremlin(t) => crate::work::traversal_estimate(t, graph),
+            Body::Cypher(q) => crate::work::estimate(q, graph),
+            Body::Text => crate::work::estimate(&empty_query(), graph),
         }
     }
 }
@@ -165,18 +267,33 @@ pub struct FeatureDifference {
     pub construct: String,
 }
 
-/// A query with what the oracles need to judge it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Candidate {
-    /// The AST.
-    pub query: Query,
-    /// Result columns its ORDER BY fixes.
-    pub order_columns: Option<Vec<usize>>,
-    /// A Gremlin query's traversal (then `query` is empty).
-    pub traversal: Option<graphlancer_gremlin::Traversal>,
-}
-
 /// Whether some engine timed out on some query.
 pub(crate) fn timed_out(outcomes: &[Vec<Outcome>]) -> bool {
     outcomes.iter().flatten().any(|o| matches!(o, Outcome::Timeout { .. }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Files written before the body was an enum read the same, and are
+    /// written byte for byte as before: an AST (empty for a traversal or a
+    /// text) and a traversal only where there is one.
+    #[test]
+    fn each_body_keeps_the_file_layout_it_had() {
+        let cypher = CaseQuery::new("source", graphlancer_cypher::parse::parse("RETURN 1 AS a").expect("parses"), None);
+        let json = serde_json::to_string(&cypher).expect("serializes");
+        assert!(json.starts_with(r#"{"role":"source","text":"RETURN 1 AS a","ast":{"#), "{json}");
+        assert!(json.ends_with(r#""order_columns":null}"#) && !json.contains("traversal"), "{json}");
+        let t = Traversal { source: graphlancer_gremlin::Source::V, steps: vec![graphlancer_gremlin::Step::Count] };
+        let gremlin = CaseQuery::gremlin("source", t.clone(), false);
+        let json = serde_json::to_string(&gremlin).expect("serializes");
+        assert!(json.contains(r#""ast":{"parts":[]"#) && json.contains(r#""traversal":"#), "{json}");
+        let text = CaseQuery::text("query", "RETURN 1", None, None);
+        for q in [cypher, gremlin, text] {
+            let back: CaseQuery = serde_json::from_str(&serde_json::to_string(&q).expect("serializes")).expect("reads");
+            assert_eq!(back, q);
+        }
+        assert_eq!(CaseQuery::gremlin("g", t, true).language(), Language::Gremlin);
+    }
 }

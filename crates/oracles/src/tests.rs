@@ -294,10 +294,10 @@ fn a_group_is_reduced_together_and_keeps_its_derivation() {
         let source = &case.ast.parts[0].clauses;
         for f in &case.followups {
             // Each partition is still the source with one WITH before its RETURN.
-            let mut clauses = f.ast.parts[0].clauses.clone();
+            let mut clauses = f.query.cypher_ast().expect("Cypher").parts[0].clauses.clone();
             let inserted = clauses.remove(clauses.len() - 2);
-            assert!(matches!(inserted, graphlancer_cypher::ast::Clause::With(_)), "{}", f.text);
-            assert_eq!(&clauses, source, "{} is not derived from {}", f.text, case.query);
+            assert!(matches!(inserted, graphlancer_cypher::ast::Clause::With(_)), "{}", f.query.text);
+            assert_eq!(&clauses, source, "{} is not derived from {}", f.query.text, case.query);
         }
         if let Some(original) = &case.original_query {
             assert!(case.query.len() < original.len());

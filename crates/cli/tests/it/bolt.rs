@@ -182,7 +182,7 @@ fn the_error_oracle_files_no_refusal_neo4j_5_makes_too() {
     let cx = JudgeCx { names: &names, schema: &g.schema };
     let judge = |text: &str, outcome: &Outcome| {
         let ast = graphlancer_cypher::parse::parse(text).expect("parses");
-        let query = CaseQuery { role: "query".into(), text: text.into(), ast, order_columns: None, traversal: None };
+        let query = CaseQuery::text("query", text, Some(ast), None);
         graphlancer_oracles::oracle::error::UnexpectedError.judge(
             &cx,
             &TestCase::single("error", query),

@@ -287,7 +287,7 @@ impl Campaign {
             return None;
         }
         let failed = case.signature.fault.is_failure();
-        let queries = std::iter::once(&case.ast).chain(case.followups.iter().map(|q| &q.ast));
+        let queries = std::iter::once(&case.ast).chain(case.followups.iter().filter_map(|q| q.query.cypher_ast()));
         let bug = queries.filter_map(|q| self.profile.watched_in(q, &case.graph.schema, failed)).next()?;
         let engine = case.engines.iter().find(|e| e.spec != graphlancer_engines::EngineSpec::Reference.to_string())?;
         Some(crate::report::KnownBugSeen {

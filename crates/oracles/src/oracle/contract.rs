@@ -129,7 +129,7 @@ pub trait Oracle: Sync {
     /// For a case whose later queries are derived from a traversal (its
     /// first query), those queries for another traversal: what the reducer
     /// runs with each smaller one. `Err` when it has none.
-    fn derived(&self, _: &Traversal) -> Result<Vec<crate::case::Candidate>, &'static str> {
+    fn derived(&self, _: &Traversal) -> Result<Vec<CaseQuery>, &'static str> {
         Ok(Vec::new())
     }
 

@@ -7,7 +7,6 @@ use graphlancer_engines::Outcome;
 use graphlancer_gremlin::Traversal;
 use graphlancer_model::{CaseRng, Comparison, Difference, RowOrder, Tolerance, compare};
 
-use crate::case::Candidate;
 use crate::oracle::{BuildCx, CaseQuery, Finding, JudgeCx, Oracle, OracleKind, TestCase, Verdict};
 use crate::signature::{Fault, Signature};
 
@@ -63,9 +62,9 @@ impl Oracle for CrossLanguage {
         Err("no traversal that translates")
     }
 
-    fn derived(&self, traversal: &Traversal) -> Result<Vec<Candidate>, &'static str> {
+    fn derived(&self, traversal: &Traversal) -> Result<Vec<CaseQuery>, &'static str> {
         let t = crate::translate::to_cypher(traversal)?;
-        Ok(vec![Candidate { query: t.query, order_columns: t.ordered.then(|| vec![0]), traversal: None }])
+        Ok(vec![CaseQuery::new("cypher", t.query, t.ordered.then(|| vec![0]))])
     }
 
     fn judge(&self, cx: &JudgeCx<'_>, case: &TestCase, outcomes: &[Vec<Outcome>]) -> Verdict {
@@ -82,14 +81,14 @@ impl Oracle for CrossLanguage {
             match (g, c) {
                 (Outcome::Rows(g), Outcome::Rows(c)) => {
                     let Comparison::Differ(d) = compare(g, c, &order, Tolerance::default()) else { continue };
-                    let steps = || gremlin.traversal.as_ref().map(Traversal::constructs);
+                    let steps = || gremlin.traversal().map(Traversal::constructs);
                     let (fault, shape) = match &d {
                         _ if crate::oracle::differential::null_for_nothing(g, c) => (Fault::NullForNothing, None),
                         Difference::ColumnCount { .. } => (Fault::ColumnCount, steps()),
                         Difference::Rows { .. } if g.rows.len() != c.rows.len() => (Fault::RowCount, steps()),
                         Difference::Rows { .. } => {
                             let last =
-                                gremlin.traversal.as_ref().and_then(|t| t.steps.last()).map_or("V", |s| s.name());
+                                gremlin.traversal().and_then(|t| t.steps.last()).map_or("V", |s| s.name());
                             (Fault::Values { columns: format!("step:{last}") }, None)
                         }
                         Difference::Order { .. } => (Fault::Order, steps()),
@@ -127,7 +126,7 @@ mod tests {
         let cy = CrossLanguage.derived(&t).expect("translates").remove(0);
         let case = TestCase::group(
             "cross-language",
-            vec![CaseQuery::gremlin("source", t, false), CaseQuery::new("cypher", cy.query, None)],
+            vec![CaseQuery::gremlin("source", t, false), CaseQuery { order_columns: None, ..cy }],
         );
         let names = vec!["grafeo".to_owned()];
         let schema = crate::tests::schema();

@@ -141,8 +141,10 @@ pub(crate) fn judge_pairs(
                         // differ by what computes them, which groups one
                         // fault's many queries under one signature.
                         Difference::Rows { .. } => {
-                            let types = result_types(&query.ast, cx.schema).unwrap_or_default();
-                            let kinds = column_kinds(&query.ast, &types);
+                            let kinds = query
+                                .cypher_ast()
+                                .map(|q| column_kinds(q, &result_types(q, cx.schema).unwrap_or_default()))
+                                .unwrap_or_default();
                             (Fault::Values { columns: differing_columns(x, y, &kinds) }, None)
                         }
                         Difference::Order { .. } => (Fault::Order, clause_shape()),

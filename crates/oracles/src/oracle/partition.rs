@@ -142,7 +142,7 @@ impl Oracle for Partition {
     }
 
     fn judge(&self, cx: &JudgeCx<'_>, case: &TestCase, outcomes: &[Vec<Outcome>]) -> Verdict {
-        let Some(ret) = case.queries.first().and_then(|q| final_return(&q.ast)) else { return Verdict::Pass };
+        let Some(ret) = case.queries.first().and_then(|q| q.cypher_ast()).and_then(final_return) else { return Verdict::Pass };
         let Ok(combine) = combination(ret) else { return Verdict::Pass };
         for (e, name) in cx.names.iter().enumerate() {
             let rows: Option<Vec<&ResultSet>> = outcomes.iter().map(|o| o.get(e).and_then(Outcome::rows)).collect();
@@ -164,7 +164,7 @@ impl Oracle for Partition {
                         oracle: OracleKind::PARTITION,
                         engines: vec![name.clone()],
                         fault: Fault::Relation { name: "partition".into(), how: how.into() },
-                        shape: crate::oracle::relation::cause(&case.queries[0].ast),
+                        shape: case.queries[0].cypher_ast().and_then(crate::oracle::relation::cause),
                     },
                     summary: format!(
                         "{name}: the query's {what} differ from those of its three partitions on p ({} against {} rows)",

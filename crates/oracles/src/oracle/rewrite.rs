@@ -649,7 +649,7 @@ fn rewrite_broken(engine: &str, case: &TestCase, how: &str, summary: String, wor
         engine,
         &case.relation,
         how,
-        crate::oracle::relation::cause(&case.queries[0].ast),
+        case.queries[0].cypher_ast().and_then(crate::oracle::relation::cause),
         summary,
         words,
     )

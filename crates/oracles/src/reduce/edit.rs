@@ -6,8 +6,6 @@ use std::collections::BTreeSet;
 use graphlancer_cypher::ast::{Clause, Direction, Expr, PathPattern, Projection, Query, SingleQuery};
 use graphlancer_model::Value;
 
-use crate::case::Candidate;
-
 /// One way to make a query smaller.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) enum Edit {
@@ -85,8 +83,7 @@ pub(super) fn is_guard_edit(edit: &Edit) -> bool {
 
 /// The edits of a query, most promising first: whole parts and clauses,
 /// then pieces of clauses, then sub-expressions, outer before inner.
-pub(super) fn edits(c: &Candidate) -> Vec<Edit> {
-    let q = &c.query;
+pub(super) fn edits(q: &Query) -> Vec<Edit> {
     if q.parts.len() > 1 {
         let mut out: Vec<Edit> = (0..q.parts.len()).map(Edit::Part).collect();
         if let Some(Clause::Return(r)) = q.parts[0].clauses.last() {
@@ -344,15 +341,12 @@ pub(super) fn replacements(e: &Expr) -> Vec<Expr> {
 /// derived from it): at the clause of `target` that corresponds to the
 /// source's, where the place the edit changes must be unchanged. A derived
 /// query has the source's clauses, some of them rewritten, and perhaps one
-/// clause inserted.
-pub(super) fn apply(source: &Candidate, target: &Candidate, edit: &Edit) -> Option<Candidate> {
-    let (s, t) = (&source.query, &target.query);
+/// clause inserted. The edited query comes with the columns its ORDER BY
+/// fixes, starting from the target's `order`.
+pub(super) fn apply(s: &Query, t: &Query, order: &Option<Vec<usize>>, edit: &Edit) -> Option<Edited> {
     if let Edit::Part(i) = edit {
-        return (s == t).then(|| Candidate {
-            query: Query { parts: vec![s.parts[*i].clone()], union_all: false, spelling: s.spelling },
-            order_columns: None,
-            traversal: None,
-        });
+        return (s == t)
+            .then(|| (Query { parts: vec![s.parts[*i].clone()], union_all: false, spelling: s.spelling }, None));
     }
     if let Edit::UnionColumn(j) = edit {
         if s != t {
@@ -367,26 +361,18 @@ pub(super) fn apply(source: &Candidate, target: &Candidate, edit: &Edit) -> Opti
                 _ => return None,
             }
         }
-        return Some(Candidate {
-            query: Query { parts, union_all: s.union_all, spelling: s.spelling },
-            order_columns: None,
-            traversal: None,
-        });
+        return Some((Query { parts, union_all: s.union_all, spelling: s.spelling }, None));
     }
     if let Edit::InPart(i, inner) = edit {
         if s != t {
             return None;
         }
         let alone = alone(s.parts.get(*i)?);
-        let edited = apply(&alone, &alone, inner)?;
-        let [part] = <[SingleQuery; 1]>::try_from(edited.query.parts).ok()?;
+        let (edited, _) = apply(&alone, &alone, &None, inner)?;
+        let [part] = <[SingleQuery; 1]>::try_from(edited.parts).ok()?;
         let mut parts = s.parts.clone();
         parts[*i] = part;
-        return Some(Candidate {
-            query: Query { parts, union_all: s.union_all, spelling: s.spelling },
-            order_columns: target.order_columns.clone(),
-            traversal: None,
-        });
+        return Some((Query { parts, union_all: s.union_all, spelling: s.spelling }, order.clone()));
     }
     let ([sp], [tp]) = (s.parts.as_slice(), t.parts.as_slice()) else { return None };
     let (sc, tc) = (&sp.clauses, &tp.clauses);
@@ -432,26 +418,21 @@ pub(super) fn apply(source: &Candidate, target: &Candidate, edit: &Edit) -> Opti
             *there = with.clone();
         }
     }
-    let mut order_columns = target.order_columns.clone();
+    let mut order_columns = order.clone();
     if clauses.last() != tc.last()
         && let Some(Clause::Return(r)) = clauses.last()
     {
         order_columns = order_of(r);
     }
-    Some(Candidate {
-        query: Query { parts: vec![SingleQuery { clauses }], union_all: t.union_all, spelling: t.spelling },
-        order_columns,
-        traversal: None,
-    })
+    Some((Query { parts: vec![SingleQuery { clauses }], union_all: t.union_all, spelling: t.spelling }, order_columns))
 }
 
+/// An edited query and the result columns its ORDER BY fixes.
+pub(super) type Edited = (Query, Option<Vec<usize>>);
+
 /// A UNION part as a query of its own.
-pub(super) fn alone(part: &SingleQuery) -> Candidate {
-    Candidate {
-        query: Query { parts: vec![part.clone()], union_all: false, spelling: Default::default() },
-        order_columns: None,
-        traversal: None,
-    }
+pub(super) fn alone(part: &SingleQuery) -> Query {
+    Query { parts: vec![part.clone()], union_all: false, spelling: Default::default() }
 }
 
 /// Makes `change` to `c`; `None` where it does not apply.

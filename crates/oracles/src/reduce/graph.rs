@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use graphlancer_engines::EngineError;
 use graphlancer_model::Graph;
 
-use super::{Reducer, Run, State, queries_of};
+use super::{Reducer, Run, State};
 
 impl Reducer<'_> {
     /// Delta debugging over the graph: nodes (with their relationships),
@@ -45,7 +45,7 @@ impl Reducer<'_> {
         run: &mut Run<'_>,
         keep: impl Fn(&mut Graph, &BTreeSet<T>),
     ) -> Result<(), EngineError> {
-        let queries = queries_of(run.case, &state.group);
+        let queries = state.group.clone();
         let mut current = items;
         let mut chunks = 2usize;
         while !current.is_empty() && !run.spent() {

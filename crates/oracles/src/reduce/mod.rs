@@ -16,7 +16,7 @@ use graphlancer_engines::{Engine, EngineError, ExecOptions, Outcome};
 use graphlancer_model::Graph;
 use serde::{Deserialize, Serialize};
 
-use crate::case::Candidate;
+use crate::case::Body;
 use crate::oracle::{CaseQuery, Finding, JudgeCx, Oracle, TestCase, Verdict};
 use crate::recheck::outcomes;
 use crate::recheck::{Plain, recheck};
@@ -122,7 +122,8 @@ pub struct Reducer<'a> {
 
 /// The current state of a reduction.
 struct State {
-    group: Vec<Candidate>,
+    /// The queries kept so far, each text rendered from its body.
+    group: Vec<CaseQuery>,
     graph: Graph,
     best: Option<Shown>,
     /// The final replays: shown, run.
@@ -163,7 +164,7 @@ impl Reducer<'_> {
         // on memory layout): every candidate gets several tries, or one
         // unlucky run would stop the reduction early.
         if !family.fault.is_process_fault() && !crate::interrupt::stopping() {
-            let queries = queries_of(case, &state.group);
+            let queries = state.group.clone();
             for _ in 1..REPLAYS {
                 if self.trial_once(&run, queries.clone())?.is_none() {
                     run.tries = REPLAYS;
@@ -251,15 +252,7 @@ impl Reducer<'_> {
     /// The state of a reduction of `case` on the campaign's graph.
     fn state(&self, case: &TestCase, best: Option<Shown>) -> State {
         State {
-            group: case
-                .queries
-                .iter()
-                .map(|q| Candidate {
-                    query: q.ast.clone(),
-                    order_columns: q.order_columns.clone(),
-                    traversal: q.traversal.clone(),
-                })
-                .collect(),
+            group: case.queries.iter().map(|q| q.with_body(q.body.clone(), q.order_columns.clone())).collect(),
             graph: self.graph.clone(),
             best,
             replays: (1, 1),
@@ -362,7 +355,7 @@ impl Reducer<'_> {
         &mut self,
         state: &mut State,
         run: &Run<'_>,
-        verified: &mut (Vec<Candidate>, Graph, Option<Shown>),
+        verified: &mut (Vec<CaseQuery>, Graph, Option<Shown>),
     ) -> Result<(), EngineError> {
         let unchanged = state.group == verified.0 && state.graph == verified.1;
         // Stopping (SIGINT, SIGTERM): the final replay still checks what is kept.
@@ -375,7 +368,7 @@ impl Reducer<'_> {
         let mut shown = false;
         for _ in 0..run.tries {
             self.load(&state.graph)?;
-            if self.trial_once(run, queries_of(run.case, &state.group))?.is_some() {
+            if self.trial_once(run, state.group.clone())?.is_some() {
                 shown = true;
                 break;
             }
@@ -394,7 +387,7 @@ impl Reducer<'_> {
     /// shows it, after [`REPLAYS`] of them where no process stops (the
     /// count is kept in `state.replays`).
     fn replay(&mut self, state: &mut State, run: &mut Run<'_>) -> Result<Option<Shown>, EngineError> {
-        let queries = queries_of(run.case, &state.group);
+        let queries = state.group.clone();
         // A stopping campaign (SIGINT, SIGTERM) replays once: it must end soon.
         let runs = if run.family.fault.is_process_fault() || crate::interrupt::stopping() { 1 } else { REPLAYS };
         let mut first = None;
@@ -413,7 +406,7 @@ impl Reducer<'_> {
     /// Query edits until none applies; with `coarse`, only whole parts,
     /// clauses and pattern parts.
     fn queries(&mut self, state: &mut State, run: &mut Run<'_>, coarse: bool) -> Result<(), EngineError> {
-        if state.group[0].traversal.is_some() {
+        if state.group[0].traversal().is_some() {
             return self.steps(state, run);
         }
         fn coarse_edit(e: &Edit) -> bool {
@@ -443,7 +436,7 @@ impl Reducer<'_> {
     /// stays in the query.
     fn unguard(&mut self, state: &mut State, run: &mut Run<'_>, answers: &[Vec<Outcome>]) -> Result<(), EngineError> {
         // A flaky finding's answers change from run to run: its guards stay.
-        if run.guards || run.tries > 1 || state.group[0].traversal.is_some() {
+        if run.guards || run.tries > 1 || state.group[0].traversal().is_some() {
             return Ok(());
         }
         self.edits_to_fixpoint(state, run, is_guard_edit, Some(answers))
@@ -460,12 +453,19 @@ impl Reducer<'_> {
         answers: Option<&[Vec<Outcome>]>,
     ) -> Result<(), EngineError> {
         'improve: loop {
-            for edit in edits(&state.group[0]).into_iter().filter(|e| allowed(e)) {
+            let Some(source) = state.group[0].cypher_ast() else { return Ok(()) };
+            for edit in edits(source).into_iter().filter(|e| allowed(e)) {
                 if run.spent() {
                     return Ok(());
                 }
-                let Some(group) =
-                    state.group.iter().map(|c| apply(&state.group[0], c, &edit)).collect::<Option<Vec<_>>>()
+                let Some(group) = state
+                    .group
+                    .iter()
+                    .map(|c| {
+                        let (q, order) = apply(state.group[0].cypher_ast()?, c.cypher_ast()?, &c.order_columns, &edit)?;
+                        Some(c.with_body(Body::Cypher(q), order))
+                    })
+                    .collect::<Option<Vec<_>>>()
                 else {
                     continue;
                 };
@@ -478,7 +478,7 @@ impl Reducer<'_> {
     }
 
     /// Runs `group` unless it ran before; keeps it when the finding holds.
-    fn attempt(&mut self, state: &mut State, run: &mut Run<'_>, group: Vec<Candidate>) -> Result<bool, EngineError> {
+    fn attempt(&mut self, state: &mut State, run: &mut Run<'_>, group: Vec<CaseQuery>) -> Result<bool, EngineError> {
         self.attempt_against(state, run, group, None)
     }
 
@@ -490,10 +490,10 @@ impl Reducer<'_> {
         &mut self,
         state: &mut State,
         run: &mut Run<'_>,
-        group: Vec<Candidate>,
+        group: Vec<CaseQuery>,
         before: Option<&[Vec<Outcome>]>,
     ) -> Result<bool, EngineError> {
-        let queries = queries_of(run.case, &group);
+        let queries = group.clone();
         if !run.tried.insert(queries.iter().map(|q| q.text.clone()).collect::<Vec<_>>().join("\n")) {
             return Ok(false);
         }
@@ -512,7 +512,7 @@ impl Reducer<'_> {
     /// refuse shows another finding, or none, and is not kept.
     fn steps(&mut self, state: &mut State, run: &mut Run<'_>) -> Result<(), EngineError> {
         'improve: loop {
-            let Some(current) = state.group[0].traversal.clone() else { return Ok(()) };
+            let Some(current) = state.group[0].traversal().cloned() else { return Ok(()) };
             let key_type = |k: &str| self.judge.schema.key_type(k);
             let valid: Vec<_> = graphlancer_gremlin::reduce::smaller(&current)
                 .into_iter()
@@ -524,12 +524,11 @@ impl Reducer<'_> {
                 }
                 let ordered = state.group[0].order_columns.is_some() && graphlancer_gremlin::reduce::ends_ordered(&t);
                 let Ok(derived) = self.oracle.derived(&t) else { continue };
-                let candidate = Candidate {
-                    query: state.group[0].query.clone(),
-                    order_columns: ordered.then(|| vec![0]),
-                    traversal: Some(t),
-                };
-                if self.attempt(state, run, std::iter::once(candidate).chain(derived).collect())? {
+                let first = state.group[0].with_body(Body::Gremlin(t), ordered.then(|| vec![0]));
+                // Each derived query keeps the role of the one it stands for.
+                let derived =
+                    derived.into_iter().zip(&state.group[1..]).map(|(d, q)| CaseQuery { role: q.role.clone(), ..d });
+                if self.attempt(state, run, std::iter::once(first).chain(derived).collect())? {
                     continue 'improve;
                 }
             }
@@ -541,7 +540,7 @@ impl Reducer<'_> {
     /// renaming for the whole group, kept when the finding holds.
     /// Whether a candidate group may be tried: every query types, and
     /// writes no key the dialect would ignore.
-    fn admissible(&self, group: &[Candidate]) -> bool {
+    fn admissible(&self, group: &[CaseQuery]) -> bool {
         // Where no answer is compared, as the crash preset generates them:
         // entities stay in scope after a DELETE.
         use crate::oracle::OracleKind;
@@ -549,13 +548,15 @@ impl Reducer<'_> {
             entities_after_delete: [OracleKind::CRASH, OracleKind::ERROR].contains(&self.oracle.kind()),
         };
         group.iter().all(|c| {
-            graphlancer_cypher::check::result_types_with(&c.query, self.judge.schema, rules).is_ok()
-                && (!self.set_keys_on_every_table || sets_keys_every_table_has(&c.query, self.judge.schema))
+            c.cypher_ast().is_some_and(|q| {
+                graphlancer_cypher::check::result_types_with(q, self.judge.schema, rules).is_ok()
+                    && (!self.set_keys_on_every_table || sets_keys_every_table_has(q, self.judge.schema))
+            })
         })
     }
 
     fn rename(&mut self, state: &mut State, run: &mut Run<'_>) -> Result<(), EngineError> {
-        if state.group[0].traversal.is_some() {
+        if state.group[0].traversal().is_some() {
             return Ok(());
         }
         let Some(group) = renamed(&state.group) else { return Ok(()) };
@@ -568,13 +569,13 @@ impl Reducer<'_> {
         &mut self,
         state: &mut State,
         run: &mut Run<'_>,
-        group: Vec<Candidate>,
+        group: Vec<CaseQuery>,
     ) -> Result<(), EngineError> {
         if group == state.group || !self.admissible(&group) {
             return Ok(());
         }
         run.attempts += 1;
-        if let Some(found) = self.trial(run, queries_of(run.case, &group))? {
+        if let Some(found) = self.trial(run, group.clone())? {
             state.group = group;
             state.best = Some(found);
         }
@@ -585,11 +586,12 @@ impl Reducer<'_> {
     /// tidying of a reduced case ([`unaliased`], [`unnamed`]). Not of a
     /// group, whose other queries are derived from its source's names.
     fn tidy(&mut self, state: &mut State, run: &mut Run<'_>, edit: fn(&mut Query)) -> Result<(), EngineError> {
-        if state.group.len() != 1 || state.group[0].traversal.is_some() || run.spent() {
+        if state.group.len() != 1 || state.group[0].traversal().is_some() || run.spent() {
             return Ok(());
         }
-        let mut group = state.group.clone();
-        group.iter_mut().for_each(|c| edit(&mut c.query));
+        let Some(mut q) = state.group[0].cypher_ast().cloned() else { return Ok(()) };
+        edit(&mut q);
+        let group = vec![state.group[0].with_body(Body::Cypher(q), state.group[0].order_columns.clone())];
         self.keep_if_shown(state, run, group)
     }
 
@@ -663,17 +665,6 @@ impl Run<'_> {
             || self.started.elapsed() >= self.limits.time
             || crate::interrupt::stopping()
     }
-}
-
-fn queries_of(case: &TestCase, group: &[Candidate]) -> Vec<CaseQuery> {
-    case.queries
-        .iter()
-        .zip(group)
-        .map(|(q, c)| match &c.traversal {
-            Some(t) => CaseQuery::gremlin(&q.role, t.clone(), c.order_columns.is_some()),
-            None => CaseQuery::new(&q.role, c.query.clone(), c.order_columns.clone()),
-        })
-        .collect()
 }
 
 /// Whether every engine answered every query in `a` as in `b`: the same

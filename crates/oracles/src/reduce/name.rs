@@ -39,7 +39,8 @@ impl Reducer<'_> {
         // A finding that shows only now and then also vanishes now and then:
         // a pinned operand's run would blame whatever it changed.
         let flaky = run.tries > 1 || state.replays.0 < state.replays.1;
-        if !self.oracle.compares_a_pair() || !differs || flaky || grouping || query.traversal.is_some() {
+        let Some(ast) = query.cypher_ast() else { return Ok(()) };
+        if !self.oracle.compares_a_pair() || !differs || flaky || grouping {
             return Ok(());
         }
         let schema = self.judge.schema;
@@ -47,7 +48,7 @@ impl Reducer<'_> {
             if run.spent() {
                 return Ok(());
             }
-            let mut pinned = query.ast.clone();
+            let mut pinned = ast.clone();
             let Some(Pinned { kind, operand, prefix }) = pin_null_operand(&mut pinned, target, schema) else {
                 return Ok(());
             };
@@ -126,10 +127,11 @@ impl Reducer<'_> {
         use crate::signature::Fault;
         let Some((case, _, finding)) = &state.best else { return Ok(()) };
         let [query] = case.queries.as_slice() else { return Ok(()) };
-        if finding.signature.fault != Fault::Crash || query.traversal.is_some() {
+        let Some(ast) = query.cypher_ast() else { return Ok(()) };
+        if finding.signature.fault != Fault::Crash {
             return Ok(());
         }
-        let [part] = query.ast.parts.as_slice() else { return Ok(()) };
+        let [part] = ast.parts.as_slice() else { return Ok(()) };
         let clauses = part.clauses.clone();
         let constant = || vec![(Expr::lit(Value::Int(0)), "x".into())];
         let mut site = clauses.len().checked_sub(1);
@@ -191,11 +193,12 @@ impl Reducer<'_> {
         }
         let Some((a, b)) = self.pair(&finding.signature.engines) else { return Ok(()) };
         let (Some(query), Some(answers)) = (case.queries.first(), outcomes.first()) else { return Ok(()) };
+        let Some(ast) = query.cypher_ast() else { return Ok(()) };
         let culprit = crate::localize::localize(
             self.engines,
             self.exec,
             self.judge.schema,
-            &query.ast,
+            ast,
             (&answers[a], &answers[b]),
             (a, b),
             symptom,

@@ -5,16 +5,16 @@ use std::collections::BTreeSet;
 
 use graphlancer_cypher::ast::{Clause, Expr, Query};
 
-use crate::case::Candidate;
+use crate::case::{Body, CaseQuery};
 
 /// The group with its variables renamed in the order they first appear
 /// in the source's text: `n` for nodes, `r` for relationships, `p` for
 /// paths, `a` for the rest. One renaming for every query, onto names the
-/// other queries do not add.
-pub(super) fn renamed(group: &[Candidate]) -> Option<Vec<Candidate>> {
+/// other queries do not add. `None` for a group not all Cypher.
+pub(super) fn renamed(group: &[CaseQuery]) -> Option<Vec<CaseQuery>> {
     use std::collections::BTreeMap;
     let trees: Vec<serde_json::Value> =
-        group.iter().map(|c| serde_json::to_value(&c.query).ok()).collect::<Option<_>>()?;
+        group.iter().map(|c| serde_json::to_value(c.cypher_ast()?).ok()).collect::<Option<_>>()?;
     let mut kinds: BTreeMap<String, char> = BTreeMap::new();
     let mut taken: BTreeSet<String> = BTreeSet::new();
     for (i, t) in trees.iter().enumerate() {
@@ -30,9 +30,9 @@ pub(super) fn renamed(group: &[Candidate]) -> Option<Vec<Candidate>> {
     // Every name of the source is renamed at once, so only the names the
     // other queries add are in the way.
     taken.retain(|n| !kinds.contains_key(n));
-    let text = graphlancer_cypher::render(&group[0].query);
+    let text = &group[0].text;
     let mut order: Vec<(usize, String)> =
-        kinds.keys().map(|n| (first_word(&text, n).unwrap_or(usize::MAX), n.clone())).collect();
+        kinds.keys().map(|n| (first_word(text, n).unwrap_or(usize::MAX), n.clone())).collect();
     order.sort();
     let mut map = BTreeMap::new();
     let mut counts: BTreeMap<char, usize> = BTreeMap::new();
@@ -52,11 +52,7 @@ pub(super) fn renamed(group: &[Candidate]) -> Option<Vec<Candidate>> {
         .zip(trees)
         .map(|(c, mut t)| {
             rename_tree(&mut t, &map);
-            Some(Candidate {
-                query: serde_json::from_value(t).ok()?,
-                order_columns: c.order_columns.clone(),
-                traversal: None,
-            })
+            Some(c.with_body(Body::Cypher(serde_json::from_value(t).ok()?), c.order_columns.clone()))
         })
         .collect()
 }

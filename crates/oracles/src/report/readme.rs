@@ -121,7 +121,7 @@ pub(super) fn readme(case: &Case, dir: &Path) -> String {
     }
     outcomes_section(&mut s, case, &case.outcomes, heading);
     for (k, q) in case.followups.iter().enumerate() {
-        let _ = writeln!(s, "## Query {} ({})\n\n```cypher\n{}\n```\n", k + 2, q.role, q.text);
+        let _ = writeln!(s, "## Query {} ({})\n\n```cypher\n{}\n```\n", k + 2, q.query.role, q.query.text);
         for ((e, o), n) in case.engines.iter().zip(&q.outcomes).zip(&q.row_counts) {
             let line = n.map_or_else(|| outcome_line(o), rows_word);
             let _ = writeln!(s, "- {}: {line}", e.spec);
@@ -246,7 +246,7 @@ pub fn repro(case: &Case, dialect: ScriptDialect) -> String {
     }
     let _ = writeln!(s, "{}{end}", case.query);
     for q in &case.followups {
-        let _ = writeln!(s, "\n// {} ({})\n{};", q.role, case.relation, q.text);
+        let _ = writeln!(s, "\n// {} ({})\n{};", q.query.role, case.relation, q.query.text);
     }
     s
 }

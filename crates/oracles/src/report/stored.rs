@@ -5,6 +5,7 @@ use graphlancer_engines::Outcome;
 use graphlancer_model::{Comparison, Difference, Graph, ResultSet, RowOrder, ScriptDialect, Tolerance, Value, compare};
 use serde::{Deserialize, Serialize};
 
+use crate::case::Body;
 use crate::oracle::{CaseQuery, OracleKind};
 use crate::reduce::ReductionState;
 use crate::signature::Signature;
@@ -160,48 +161,58 @@ pub struct Bisection {
 
 /// A query of a group, with every engine's outcome on it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(into = "StoredFlat", from = "StoredFlat")]
 pub struct StoredQuery {
-    /// What it is in its group.
-    pub role: String,
-    /// Its text.
-    pub text: String,
-    /// Its AST.
-    pub ast: graphlancer_cypher::Query,
-    /// A Gremlin query's traversal.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub traversal: Option<graphlancer_gremlin::Traversal>,
-    /// Result columns an ORDER BY fixes.
-    pub order_columns: Option<Vec<usize>>,
+    /// The query.
+    pub query: CaseQuery,
     /// Each engine's outcome, cut like [`Case::outcomes`].
     pub outcomes: Vec<Outcome>,
     /// Rows each engine returned, before the cut.
     pub row_counts: Vec<Option<usize>>,
 }
 
-impl StoredQuery {
-    /// A query with its outcomes (not yet cut).
-    pub fn new(q: CaseQuery, outcomes: Vec<Outcome>) -> Self {
+/// A follow-up as `case.json` holds it.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StoredFlat {
+    role: String,
+    text: String,
+    ast: graphlancer_cypher::Query,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    traversal: Option<graphlancer_gremlin::Traversal>,
+    order_columns: Option<Vec<usize>>,
+    outcomes: Vec<Outcome>,
+    row_counts: Vec<Option<usize>>,
+}
+
+impl From<StoredFlat> for StoredQuery {
+    fn from(f: StoredFlat) -> Self {
+        let body = Body::from_parts(f.ast, f.traversal);
+        let query = CaseQuery { role: f.role, text: f.text, body, order_columns: f.order_columns };
+        Self { query, outcomes: f.outcomes, row_counts: f.row_counts }
+    }
+}
+
+impl From<StoredQuery> for StoredFlat {
+    fn from(s: StoredQuery) -> Self {
+        let q = s.query;
+        let (ast, traversal) = q.body.into_parts();
         Self {
             role: q.role,
             text: q.text,
-            ast: q.ast,
-            traversal: q.traversal,
+            ast,
+            traversal,
             order_columns: q.order_columns,
-            outcomes,
-            row_counts: Vec::new(),
+            outcomes: s.outcomes,
+            row_counts: s.row_counts,
         }
     }
+}
 
-    /// As a query to run again.
-    pub fn case_query(&self) -> CaseQuery {
-        CaseQuery {
-            role: self.role.clone(),
-            text: self.text.clone(),
-            ast: self.ast.clone(),
-            order_columns: self.order_columns.clone(),
-            traversal: self.traversal.clone(),
-        }
+impl StoredQuery {
+    /// A query with its outcomes (not yet cut).
+    pub fn new(query: CaseQuery, outcomes: Vec<Outcome>) -> Self {
+        Self { query, outcomes, row_counts: Vec::new() }
     }
 }
 
@@ -214,7 +225,7 @@ impl Case {
     pub fn trim_rows(&mut self) {
         self.row_counts = trim(&mut self.outcomes, self.order_columns.is_some());
         for q in &mut self.followups {
-            q.row_counts = trim(&mut q.outcomes, q.order_columns.is_some());
+            q.row_counts = trim(&mut q.outcomes, q.query.order_columns.is_some());
         }
     }
 
@@ -224,19 +235,20 @@ impl Case {
     pub fn set_queries(&mut self, case: crate::oracle::TestCase, outcomes: Vec<Vec<Outcome>>) {
         let mut queries = case.queries.into_iter().zip(outcomes).map(|(q, outcomes)| StoredQuery::new(q, outcomes));
         let first = queries.next().expect("a case has a query");
-        let types = graphlancer_cypher::check::result_types(&first.ast, &self.graph.schema).unwrap_or_default();
         self.relation = case.relation;
         self.delta = case.delta;
-        self.shape = match &first.traversal {
+        let (ast, traversal) = first.query.body.into_parts();
+        let types = graphlancer_cypher::check::result_types(&ast, &self.graph.schema).unwrap_or_default();
+        self.shape = match &traversal {
             Some(t) => t.constructs(),
-            None => crate::shape::shape(&first.ast),
+            None => crate::shape::shape(&ast),
         };
-        self.column_kinds = crate::shape::column_kinds(&first.ast, &types);
-        self.role = first.role;
-        self.query = first.text;
-        self.ast = first.ast;
-        self.traversal = first.traversal;
-        self.order_columns = first.order_columns;
+        self.column_kinds = crate::shape::column_kinds(&ast, &types);
+        self.role = first.query.role;
+        self.query = first.query.text;
+        self.ast = ast;
+        self.traversal = traversal;
+        self.order_columns = first.query.order_columns;
         self.outcomes = first.outcomes;
         self.followups = queries.collect();
         self.trim_rows();
@@ -257,16 +269,19 @@ impl Case {
         self.set_queries(r.case, r.outcomes);
     }
 
-    /// Every query of the case, in order, as run.
-    pub fn test_case(&self) -> crate::oracle::TestCase {
-        let first = CaseQuery {
+    /// The first query, the one the finding is named by.
+    pub fn first(&self) -> CaseQuery {
+        CaseQuery {
             role: self.role.clone(),
             text: self.query.clone(),
-            ast: self.ast.clone(),
+            body: Body::from_parts(self.ast.clone(), self.traversal.clone()),
             order_columns: self.order_columns.clone(),
-            traversal: self.traversal.clone(),
-        };
-        let queries = std::iter::once(first).chain(self.followups.iter().map(StoredQuery::case_query)).collect();
+        }
+    }
+
+    /// Every query of the case, in order, as run.
+    pub fn test_case(&self) -> crate::oracle::TestCase {
+        let queries = std::iter::once(self.first()).chain(self.followups.iter().map(|q| q.query.clone())).collect();
         crate::oracle::TestCase { relation: self.relation.clone(), queries, delta: self.delta }
     }
 }
