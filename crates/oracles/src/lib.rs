@@ -6,6 +6,7 @@
 pub mod campaign;
 pub mod case;
 pub mod constructs;
+pub mod culprit;
 pub mod interrupt;
 pub mod kind;
 pub mod localize;

@@ -22,6 +22,7 @@ use graphlancer_cypher::types::Ty;
 use graphlancer_engines::{Engine, EngineError, ExecOptions, Outcome};
 use graphlancer_model::{ResultSet, Schema, Value};
 
+use crate::culprit::Culprit as Kind;
 use crate::oracle::CaseQuery;
 pub(crate) use columns::{differs, returning};
 
@@ -64,11 +65,7 @@ pub fn localize(
     let culprit = localize_query(engines, exec, schema, query, answers, pair, symptom)?;
     Ok(culprit.map(|c| {
         let repeated = [answers.0, answers.1].into_iter().any(|o| repeats_keys(query, o));
-        if c.kind.starts_with("rows-after(grouping,") && repeated {
-            Culprit { kind: "rows-after(grouping,repeated keys)".to_owned(), ..c }
-        } else {
-            c
-        }
+        if c.kind.is_grouping() && repeated { Culprit { kind: Kind::RepeatedKeys, ..c } } else { c }
     }))
 }
 
@@ -200,7 +197,7 @@ fn localize_union(
         })
         .collect();
     Ok(Some(Culprit {
-        kind: format!("rows-after(grouping,keys:{})", named.join(";")),
+        kind: Kind::Grouping { with: Vec::new(), keys: named.join(";") },
         text: graphlancer_cypher::render(query),
     }))
 }
@@ -374,7 +371,7 @@ impl Prober<'_, '_> {
             return Ok(None);
         }
         Ok(Some(Culprit {
-            kind: format!("pipelined-writes({})", moved.join(",")),
+            kind: Kind::PipelinedWrites(moved.iter().map(|e| e.to_string()).collect()),
             text: graphlancer_cypher::render(&barred),
         }))
     }
@@ -470,10 +467,9 @@ impl Prober<'_, '_> {
             }
         }
         match clauses.split_last() {
-            Some((last @ Clause::Return(r), before)) if grouping(r) => Ok(Some(Culprit {
-                kind: format!("rows-after({})", self.shape(before, last)),
-                text: graphlancer_cypher::render(&whole()),
-            })),
+            Some((last @ Clause::Return(r), before)) if grouping(r) => {
+                Ok(Some(Culprit { kind: self.rows_after(before, last), text: graphlancer_cypher::render(&whole()) }))
+            }
             _ => Ok(None),
         }
     }
@@ -488,14 +484,14 @@ impl Prober<'_, '_> {
     fn after_writes(&mut self, prefix: &[Clause]) -> Result<Culprit, EngineError> {
         let (last, before) = prefix.split_last().expect("a clause");
         if !matches!(last, Clause::Match { .. }) || !before.iter().any(Clause::is_write) {
-            return Ok(named(prefix, format!("rows-after({})", self.shape(before, last))));
+            return Ok(named(prefix, self.rows_after(before, last)));
         }
         if let Some(c) = self.differing_write(before)? {
             return Ok(c);
         }
         // Which kind of read misses the write is the engine's plan's choice
         // (Grafeo misses writes in MATCH and OPTIONAL MATCH alike): one name.
-        Ok(named(prefix, "rows-after(read,after writes)".to_owned()))
+        Ok(named(prefix, Kind::ReadAfterWrites))
     }
 
     /// The first write of `clauses` after which the engines hold different
@@ -503,8 +499,7 @@ impl Prober<'_, '_> {
     fn differing_write(&mut self, clauses: &[Clause]) -> Result<Option<Culprit>, EngineError> {
         for w in (0..clauses.len()).filter(|&i| clauses[i].is_write()) {
             if self.graph_differs(&clauses[..=w])? {
-                let kind = format!("rows-after({})", self.shape(&clauses[..w], &clauses[w]));
-                return Ok(Some(named(&clauses[..=w], kind)));
+                return Ok(Some(named(&clauses[..=w], self.rows_after(&clauses[..w], &clauses[w]))));
             }
         }
         Ok(None)
@@ -548,9 +543,9 @@ impl Prober<'_, '_> {
     /// is named the same in a WITH, a RETURN or (for its parts) a UNION, and
     /// a SET of properties the same whichever form sets them, a MERGE the
     /// same whatever its pattern.
-    fn shape(&self, before: &[Clause], clause: &Clause) -> String {
+    fn rows_after(&self, before: &[Clause], clause: &Clause) -> Kind {
         let shape = crate::constructs::clause_shape(clause);
-        match clause {
+        Kind::RowsAfter(match clause {
             // Rows merged by their keys, by a DISTINCT or by aggregates'
             // grouping, in a WITH or the final RETURN: one operation (keys
             // hashed and compared), named by the keys' kinds; what else the
@@ -559,7 +554,7 @@ impl Prober<'_, '_> {
                 let grouped = p.items.iter().map(|(e, _)| e).filter(|e| !e.has_aggregate());
                 let keys = keys(before, grouped, self.schema);
                 let rest = shape.split(',').filter(|c| !matches!(*c, "WITH" | "RETURN" | "DISTINCT"));
-                format!("{},keys:{keys}", std::iter::once("grouping").chain(rest).collect::<Vec<_>>().join(","))
+                return Kind::Grouping { with: rest.map(str::to_owned).collect(), keys };
             }
             // Which pattern a MERGE matches is the query's; how MERGE binds
             // and creates is the bug (its ON CREATE and ON MATCH stay).
@@ -576,7 +571,7 @@ impl Prober<'_, '_> {
                 parts.join(",")
             }
             _ => shape,
-        }
+        })
     }
 
     /// From `start`, whose values differ after `prefix`, down to the
@@ -654,7 +649,7 @@ impl Prober<'_, '_> {
             && let Some((x, y)) = &self.differing
             && !differs(&oriented(x), &oriented(y))
         {
-            return Ok(Found::Culprit(Culprit { kind: "rel-endpoints".into(), text }));
+            return Ok(Found::Culprit(Culprit { kind: Kind::RelEndpoints, text }));
         }
         // A node or relationship on one engine where the other has a number
         // (Grafeo's internal id for an entity an expression computed): one
@@ -663,9 +658,9 @@ impl Prober<'_, '_> {
             && let Some(side) = entity_as_number(x, y)
         {
             let engine = self.engines[if side == 0 { self.pair.0 } else { self.pair.1 }].name();
-            return Ok(Found::Culprit(Culprit { kind: format!("entity-as-number({engine})"), text }));
+            return Ok(Found::Culprit(Culprit { kind: Kind::EntityAsNumber(engine.to_string()), text }));
         }
-        Ok(Found::Culprit(Culprit { kind: kind_with_operands(&prefix, &culprit, self.schema), text }))
+        Ok(Found::Culprit(Culprit { kind: Kind::Value(kind_with_operands(&prefix, &culprit, self.schema)), text }))
     }
 }
 

@@ -47,8 +47,8 @@ pub enum Fault {
     /// one bug whatever expression or clause around it observed the wrong
     /// value.
     Culprit {
-        /// The sub-expression's kind and operand types.
-        expression: String,
+        /// What it blames.
+        expression: crate::culprit::Culprit,
     },
     /// The same rows in an order the query fixes differently.
     Order,
@@ -103,7 +103,7 @@ impl fmt::Display for Fault {
             Fault::ColumnCount => f.write_str("column-count"),
             Fault::RowCount => f.write_str("row-count"),
             Fault::Values { columns } => write!(f, "values:{columns}"),
-            Fault::Culprit { expression } if expression.starts_with("rows-after(") => f.write_str(expression),
+            Fault::Culprit { expression } if expression.is_rows() => write!(f, "{expression}"),
             Fault::Culprit { expression } => write!(f, "value-of:{expression}"),
             Fault::Order => f.write_str("order"),
             Fault::NullForNothing => f.write_str("null-for-nothing"),
@@ -266,7 +266,10 @@ mod tests {
         assert_ne!(r1, r2);
         // A localized finding is recognized in the judgement of a replay,
         // whichever kind of difference that judgement names.
-        let culprit = Signature { fault: Fault::Culprit { expression: "rows-after(MATCH)".into() }, ..d.clone() };
+        let culprit = Signature {
+            fault: Fault::Culprit { expression: crate::culprit::Culprit::RowsAfter("MATCH".into()) },
+            ..d.clone()
+        };
         for fault in [Fault::RowCount, Fault::NullForNothing, Fault::Values { columns: "agg:min".into() }] {
             assert!(culprit.recognizes(&Signature { fault, ..d.clone() }));
         }

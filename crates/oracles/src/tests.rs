@@ -428,7 +428,7 @@ fn localization_descends_to_the_deepest_differing_part() {
         };
     let sizes = (answer("size(", true), answer("size(", false));
     let culprit = locate(&mut engines, "RETURN size([null, 1]) AS a0", sizes.clone(), Symptom::Values).expect("found");
-    assert_eq!((culprit.text.as_str(), culprit.kind.as_str()), ("[null, 1]", "list(Value)"));
+    assert_eq!((culprit.text.as_str(), culprit.kind.to_string().as_str()), ("[null, 1]", "list(Value)"));
     assert!(
         sent.lock().expect("not poisoned").iter().any(|q| q.contains("RETURN null")),
         "the list's elements were probed: {sent:?}"
@@ -443,7 +443,7 @@ fn localization_descends_to_the_deepest_differing_part() {
     let rows_of = locate(&mut engines, "UNWIND [1, 2] AS u RETURN count(u) AS a0", sizes, Symptom::Values);
     let rows_of = rows_of.expect("found");
     assert_eq!(
-        (rows_of.text.as_str(), rows_of.kind.as_str()),
+        (rows_of.text.as_str(), rows_of.kind.to_string().as_str()),
         ("UNWIND [1, 2] AS u RETURN 0 AS x", "rows-after(UNWIND)")
     );
 
@@ -456,7 +456,7 @@ fn localization_descends_to_the_deepest_differing_part() {
     let mut engines: Vec<Box<dyn Engine>> = vec![Box::new(good), Box::new(bad)];
     let culprit = locate(&mut engines, "UNWIND [null, 1] AS u RETURN u AS a0", (rows(2), rows(1)), Symptom::RowCount)
         .expect("found");
-    assert_eq!((culprit.text.as_str(), culprit.kind.as_str()), ("[null, 1]", "list(Value)"));
+    assert_eq!((culprit.text.as_str(), culprit.kind.to_string().as_str()), ("[null, 1]", "list(Value)"));
 }
 
 /// Rows that differ only where a grouping RETURN makes them: `count(*)`
@@ -476,7 +476,7 @@ fn localization_names_the_clause_behind_rows_a_grouping_return_parts() {
         let query = graphlancer_cypher::parse::parse(text).expect("parses");
         localize(&mut engines, &ExecOptions::default(), &schema, &query, (&answers.0, &answers.1), (0, 1), symptom)
             .expect("engines answer")
-            .map(|c| c.kind)
+            .map(|c| c.kind.to_string())
     };
     fn rows_of(n: usize) -> Outcome {
         Outcome::Rows(ResultSet::new(vec!["x".into()], vec![vec![Value::Int(1)]; n]))
@@ -620,7 +620,7 @@ fn relationships_that_differ_only_in_direction_are_one_culprit_alone_or_in_a_pat
             crate::localize::Symptom::Values,
         )
         .expect("engines answer");
-        assert_eq!(culprit.map(|c| c.kind).as_deref(), Some("rel-endpoints"), "{text}");
+        assert_eq!(culprit.map(|c| c.kind.to_string()).as_deref(), Some("rel-endpoints"), "{text}");
     }
 }
 

@@ -10,8 +10,8 @@ use graphlancer_model::{Comparison, ResultSet, RowOrder, Schema, Tolerance, Valu
 /// What the probing found.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Culprit {
-    /// Its kind and its operands' types, e.g. `list(Int,Null)`: the signature's key.
-    pub kind: String,
+    /// What it is: the signature's key.
+    pub kind: crate::culprit::Culprit,
     /// Its text.
     pub text: String,
 }
@@ -25,7 +25,7 @@ pub(super) fn binds(clause: &Clause, name: &str) -> bool {
 }
 
 /// A culprit named `kind`, shown as the rows after `clauses`.
-pub(super) fn named(clauses: &[Clause], kind: String) -> Culprit {
+pub(super) fn named(clauses: &[Clause], kind: crate::culprit::Culprit) -> Culprit {
     let text = returning(clauses, vec![(Expr::lit(Value::Int(0)), "x".into())]);
     Culprit { kind, text: graphlancer_cypher::render(&text) }
 }

@@ -6,6 +6,7 @@ use graphlancer_cypher::check::result_types;
 use graphlancer_engines::{EngineError, Outcome};
 use graphlancer_model::Value;
 
+use crate::culprit::Culprit;
 use crate::oracle::{CaseQuery, Verdict};
 use crate::shape::expr_kind;
 
@@ -35,7 +36,7 @@ impl Reducer<'_> {
         let differs = matches!(finding.signature.fault, Fault::Culprit { .. } | Fault::Values { .. } | Fault::RowCount);
         // Rows grouped wrongly: a pinned key groups differently whatever the
         // bug, so a grouping culprit keeps its name.
-        let grouping = matches!(&finding.signature.fault, Fault::Culprit { expression } if expression.starts_with("rows-after(grouping"));
+        let grouping = matches!(&finding.signature.fault, Fault::Culprit { expression } if expression.is_grouping());
         // A finding that shows only now and then also vanishes now and then:
         // a pinned operand's run would blame whatever it changed.
         let flaky = run.tries > 1 || state.replays.0 < state.replays.1;
@@ -69,7 +70,7 @@ impl Reducer<'_> {
             let answered = outcomes.iter().flatten().all(|o| matches!(o, Outcome::Rows(_)));
             if answered && !matches!(verdict, Verdict::Finding(_)) {
                 if let Some((_, _, finding)) = state.best.as_mut() {
-                    finding.signature.fault = Fault::Culprit { expression: format!("null-operand:{kind}") };
+                    finding.signature.fault = Fault::Culprit { expression: Culprit::NullOperand(kind.clone()) };
                     finding.signature.shape = None;
                     let mut text = String::new();
                     graphlancer_cypher::render::expr_into(&mut text, &operand_text);
