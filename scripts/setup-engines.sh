@@ -61,7 +61,7 @@ install_falkordb_module() {
   install_falkordb
   if [[ -f "$module" ]]; then return 0; fi
   log "installing the FalkorDB $version module into $(dirname "$module")"
-  "$python" "$root/crates/engines/hosts/falkordb_module.py" "$version" "$module" || exit 2
+  "$python" "$root/crates/engines/src/falkordb/module.py" "$version" "$module" || exit 2
 }
 
 # Grafeo's Python package needs Python 3.12 or later; this machine's python3

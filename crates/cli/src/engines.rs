@@ -183,7 +183,7 @@ pub(crate) fn settings(specs: &[String], json: bool) -> Result<ExitCode> {
         let _ = writeln!(t, "    {}", e.changes);
     }
     let _ = writeln!(t, "\nLeft out (no change to plans or answers, as measured):");
-    for (engine, name, why) in graphlancer_engines::settings::LEFT_OUT.iter().filter(|(e, ..)| families.contains(e)) {
+    for (engine, name, why) in graphlancer_engines::settings::left_out().filter(|(e, ..)| families.contains(e)) {
         let _ = writeln!(t, "{engine} {name}: {why}");
     }
     say_raw!("{t}")?;

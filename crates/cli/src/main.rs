@@ -518,9 +518,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
             if engine != "grafeo" {
                 bail!("no embedded engine named '{engine}' (known: grafeo, graphersal)");
             }
-            let settings =
-                graphlancer_engines::settings::Settings::parse(&settings, graphlancer_engines::settings::GRAFEO)
-                    .map_err(|e| anyhow::anyhow!("grafeo: {e}"))?;
+            let settings = graphlancer_engines::settings::Settings::parse(
+                &settings,
+                graphlancer_engines::grafeo::settings::SWITCHES,
+            )
+            .map_err(|e| anyhow::anyhow!("grafeo: {e}"))?;
             let mut backend = graphlancer_engines::grafeo::GrafeoBackend::with_settings(settings);
             serve(&mut backend, std::io::stdin().lock(), std::io::stdout().lock())?;
             Ok(ExitCode::SUCCESS)

@@ -177,12 +177,12 @@ pub const BUILT_IN: &[&str] = &["neo4j5", "memgraph", "falkordb", "grafeo", "kuz
 
 fn built_in_text(name: &str) -> Option<&'static str> {
     Some(match name {
-        "neo4j5" => include_str!("../profiles/neo4j5.toml"),
-        "memgraph" => include_str!("../profiles/memgraph.toml"),
-        "falkordb" => include_str!("../profiles/falkordb.toml"),
-        "grafeo" => include_str!("../profiles/grafeo.toml"),
-        "kuzu" => include_str!("../profiles/kuzu.toml"),
-        "arcadedb" => include_str!("../profiles/arcadedb.toml"),
+        "neo4j5" => include_str!("../../engines/src/bolt/neo4j5.toml"),
+        "memgraph" => include_str!("../../engines/src/bolt/memgraph.toml"),
+        "falkordb" => include_str!("../../engines/src/falkordb/profile.toml"),
+        "grafeo" => include_str!("../../engines/src/grafeo/profile.toml"),
+        "kuzu" => include_str!("../../engines/src/kuzu/profile.toml"),
+        "arcadedb" => include_str!("../../engines/src/arcadedb/profile.toml"),
         "reference" => include_str!("../profiles/reference.toml"),
         _ => return None,
     })

@@ -20,15 +20,15 @@ use serde::{Deserialize, Serialize};
 
 use crate::outcome::Outcome;
 
+/// What opening an engine may need from the caller.
+#[derive(Debug, Clone)]
+pub struct OpenOptions {
+    /// How to start engine hosts for embedded engines.
+    pub host_command: HostCommand,
+}
+
 /// Marks the lines of stdout that are replies.
 pub const REPLY_MARK: &str = "@@graphlancer-host@@ ";
-
-/// The Python engine host of the Kuzu family, carried in the binary so no
-/// file has to be found: the protocol, then the engine's part.
-pub const KUZU_HOST: &str = concat!(include_str!("../hosts/python_host.py"), include_str!("../hosts/kuzu_host.py"));
-
-/// The Python engine host of Grafeo's released packages.
-pub const GRAFEO_HOST: &str = concat!(include_str!("../hosts/python_host.py"), include_str!("../hosts/grafeo_host.py"));
 
 /// How many lines of the host's stderr are kept for crash reports.
 const STDERR_LINES: usize = 40;

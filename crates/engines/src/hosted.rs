@@ -36,6 +36,8 @@ pub struct HostedKind {
     pub load: LoadForm,
     /// The languages the engine answers.
     pub languages: &'static [Language],
+    /// How its `EXPLAIN` reads as operators; `None` where it has none.
+    pub plan: Option<fn(&str) -> Vec<String>>,
 }
 
 /// An engine in a host process.
@@ -49,19 +51,6 @@ pub struct HostedEngine {
 }
 
 impl HostedEngine {
-    /// Grafeo in a `graphlancer engine-host grafeo` process started by
-    /// `command`, named `name` (its spec, settings included).
-    pub fn grafeo(name: String, command: HostCommand) -> Result<Self, EngineError> {
-        let kind = HostedKind {
-            name,
-            engine: "grafeo",
-            dialect: "grafeo",
-            load: LoadForm::Graph,
-            languages: &[Language::Cypher, Language::Gremlin],
-        };
-        Self::start(kind, command)
-    }
-
     /// Starts a host with `command` and asks its version.
     pub fn start(kind: HostedKind, command: HostCommand) -> Result<Self, EngineError> {
         let mut engine =
@@ -246,11 +235,7 @@ impl Engine for HostedEngine {
         if opts.language != Language::Cypher {
             return Ok(None);
         }
-        let parse = match self.kind.engine {
-            "grafeo" => crate::plan::grafeo,
-            "kuzu" | "ladybug" | "ryugraph" => crate::plan::kuzu,
-            _ => return Ok(None),
-        };
+        let Some(parse) = self.kind.plan else { return Ok(None) };
         // EXPLAIN plans without running: nothing to restore afterwards.
         Ok(match self.run(&format!("EXPLAIN {query}"), opts, false)? {
             Outcome::Rows(r) => Some(r.rows.iter().flatten().flat_map(|v| parse(&crate::plan::text(v))).collect()),

@@ -13,26 +13,28 @@ pub mod bolt;
 pub mod falkordb;
 pub mod grafeo;
 pub mod graphersal;
-pub mod graphson;
 pub mod gremlin;
 pub mod gremlin_server;
 pub mod host;
 pub mod hosted;
 pub mod install;
+pub mod kuzu;
 pub mod outcome;
 pub mod plan;
 mod process;
 pub mod releases;
 pub mod settings;
 pub mod spec;
+pub mod switch;
 
 /// The reference engine's name, which oracles take as the engine whose
 /// answer is right. The reference itself is `graphlancer-reference`, above
 /// this crate: it is opened there (`graphlancer_reference::open`).
 pub const REFERENCE: &str = "reference";
 
+pub use host::OpenOptions;
 pub use outcome::{ErrorClass, Outcome};
-pub use spec::{EngineSpec, OpenOptions, open};
+pub use spec::{EngineSpec, open};
 
 /// Per-query options.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -3,7 +3,7 @@
 //!
 //! Kuzu, its forks, ArcadeDB and Grafeo's released builds are Python
 //! packages (a virtualenv a release); FalkorDB is a module carried inside
-//! Python packages (the table in `hosts/falkordb_module.py`).
+//! Python packages (the table in `falkordb/module.py`).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -11,7 +11,7 @@ use std::process::Command;
 use crate::install::{EnginesDir, in_version_order, output, python_312, released_versions};
 
 /// The script that knows which package carries which FalkorDB module.
-pub const FALKORDB_MODULE: &str = include_str!("../hosts/falkordb_module.py");
+pub const FALKORDB_MODULE: &str = include_str!("falkordb/module.py");
 
 /// Where a family's releases come from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -7,116 +7,19 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
-/// One switch: its name in specs, its values, the default first among
-/// them, and what it changes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Switch {
-    /// The name in specs (the engine's own name where it has one).
-    pub name: &'static str,
-    /// The values it takes.
-    pub values: &'static [&'static str],
-    /// The engine's default.
-    pub default: &'static str,
-    /// What it changes in a plan or its execution, as measured.
-    pub changes: &'static str,
-}
-
-const ON_OFF: &[&str] = &["true", "false"];
-const OFF_ON: &[&str] = &["false", "true"];
-const INDEX: &[&str] = &["none", "all"];
-
-/// Grafeo: fused expansion chains.
-pub const FACTORIZED_EXECUTION: Switch = Switch {
-    name: "factorized_execution",
-    values: ON_OFF,
-    default: "true",
-    changes: "fuses chains of single-hop expands, and ungrouped aggregates over them, into factorized operators",
-};
-
-/// Grafeo: rows in a random order.
-pub const SHUFFLE_UNORDERED: Switch = Switch {
-    name: "shuffle_unordered",
-    values: OFF_ON,
-    default: "false",
-    changes: "returns rows in a random order where no ORDER BY fixes one",
-};
-
-/// Grafeo: an index per (label, key).
-pub const GRAFEO_INDEX: Switch = Switch {
-    name: "index",
-    values: INDEX,
-    default: "none",
-    changes: "an index on every (label, key), made before the data: filters become index seeks or range scans",
-};
-
-/// FalkorDB: an index per (label, key) and (type, key).
-pub const FALKORDB_INDEX: Switch = Switch {
-    name: "index",
-    values: INDEX,
-    default: "none",
-    changes: "an index on every (label, key) and (type, key), made before the data: label scans become index scans",
-};
-
-const SEMI_MASK: Switch = Switch {
-    name: "enable_semi_mask",
-    values: ON_OFF,
-    default: "true",
-    changes: "false removes the SEMI_MASKER operators that prune scans by the other side of a join",
-};
-
-const PLAN_OPTIMIZER: Switch = Switch {
-    name: "enable_plan_optimizer",
-    values: ON_OFF,
-    default: "true",
-    changes: "false skips the optimizer: TOP_K becomes ORDER_BY and LIMIT, hash joins cross products and filters",
-};
-
-const ZONE_MAP: Switch = Switch {
-    name: "enable_zone_map",
-    values: ON_OFF,
-    default: "true",
-    changes: "false scans every row instead of skipping zones by their min and max (execution only)",
-};
-
-const PACKED_PATH_EXTEND: Switch = Switch {
-    name: "enable_packed_path_extend",
-    values: OFF_ON,
-    default: "false",
-    changes: "true replaces SCAN_REL_TABLE with PACKED_EXTEND",
-};
-
-/// Grafeo 0.5.44's switches.
-pub const GRAFEO: &[Switch] = &[FACTORIZED_EXECUTION, SHUFFLE_UNORDERED, GRAFEO_INDEX];
-
-/// Kuzu's switches (0.10 and later; `CALL name=value` per connection).
-pub const KUZU: &[Switch] = &[SEMI_MASK, PLAN_OPTIMIZER, ZONE_MAP];
-
-/// LadybugDB's switches: Kuzu's and packed path extension.
-pub const LADYBUG: &[Switch] = &[SEMI_MASK, PLAN_OPTIMIZER, ZONE_MAP, PACKED_PATH_EXTEND];
-
-/// FalkorDB's: it has no planner switch; indexes change plans.
-pub const FALKORDB: &[Switch] = &[FALKORDB_INDEX];
+pub use crate::switch::Switch;
 
 /// Switches the engines have that change neither plans nor answers here,
-/// with the evidence: left out of every configuration space.
-pub const LEFT_OUT: &[(&str, &str, &str)] = &[
-    ("grafeo", "adaptive", "Config field never read in 0.5.44 (marked dead code); plans and answers unchanged"),
-    ("grafeo", "backward_edges", "the store is always created with defaults in 0.5.44; no change"),
-    ("grafeo", "threads", "only validated, never read in 0.5.44; no change"),
-    ("kuzu", "threads", "graphlancer runs one thread: with more, answers after OPTIONAL MATCH change from run to run"),
-    (
-        "kuzu",
-        "recursive_pattern_semantic",
-        "accepted and reported back, but no change to plans or answers (0.10-0.11.3)",
-    ),
-    ("kuzu", "var_length_extend_max_depth", "only adds errors past the bound"),
-    ("kuzu", "disable_map_key_check", "only whether duplicate map keys are an error"),
-    (
-        "falkordb",
-        "THREAD_COUNT, CACHE_SIZE, ...",
-        "load-time or limits only; plans and answers unchanged on the queries tried",
-    ),
-];
+/// with the evidence, each engine's from its folder: left out of every
+/// configuration space.
+pub fn left_out() -> impl Iterator<Item = (&'static str, &'static str, &'static str)> {
+    let of = |family: &'static str, list: &'static [(&'static str, &'static str)]| {
+        list.iter().map(move |(name, why)| (family, *name, *why))
+    };
+    of("grafeo", crate::grafeo::settings::LEFT_OUT)
+        .chain(of("kuzu", crate::kuzu::settings::LEFT_OUT))
+        .chain(of("falkordb", crate::falkordb::settings::LEFT_OUT))
+}
 
 /// The engine families that have switches, for listings and errors.
 pub const FAMILIES: &[&str] = &["grafeo", "kuzu", "ladybug", "ryugraph", "falkordb"];
@@ -124,12 +27,12 @@ pub const FAMILIES: &[&str] = &["grafeo", "kuzu", "ladybug", "ryugraph", "falkor
 /// The switches of an engine family (one of [`FAMILIES`]); none for the others.
 pub fn switches(family: &str) -> &'static [Switch] {
     match family {
-        "grafeo" => GRAFEO,
-        "kuzu" => KUZU,
-        "ladybug" => LADYBUG,
+        "grafeo" => crate::grafeo::settings::SWITCHES,
+        "kuzu" => crate::kuzu::settings::KUZU,
+        "ladybug" => crate::kuzu::settings::LADYBUG,
         // RyuGraph 25.9 refuses packed path extension, as Kuzu does.
-        "ryugraph" => KUZU,
-        "falkordb" => FALKORDB,
+        "ryugraph" => crate::kuzu::settings::KUZU,
+        "falkordb" => crate::falkordb::settings::SWITCHES,
         _ => &[],
     }
 }
@@ -260,6 +163,9 @@ pub fn pairwise(switches: &[Switch]) -> Vec<Settings> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::falkordb::settings::SWITCHES as FALKORDB;
+    use crate::grafeo::settings::SWITCHES as GRAFEO;
+    use crate::kuzu::settings::{KUZU, LADYBUG};
 
     #[test]
     fn settings_parse_drop_defaults_and_refuse_what_is_not_there() {

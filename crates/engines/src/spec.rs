@@ -5,13 +5,12 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::falkordb::FalkorDb;
-use graphlancer_model::ScriptDialect;
 
 use crate::arcadedb::{ARCADEDB_VERSION, ManagedArcadeDb};
 use crate::bolt::{BoltEngine, BoltSettings};
-use crate::host::HostCommand;
-use crate::hosted::{HostedEngine, HostedKind, LoadForm};
+use crate::host::OpenOptions;
 use crate::install::engines_dir;
+pub use crate::kuzu::{KuzuFamily, kuzu_script};
 use crate::settings::Settings;
 use crate::{Engine, EngineError};
 
@@ -83,38 +82,6 @@ pub enum EngineSpec {
         /// Its optimization settings, set on the connection.
         settings: Settings,
     },
-}
-
-/// The Kuzu family: Kuzu itself and its forks LadybugDB and RyuGraph,
-/// which share its dialect, API and host.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum KuzuFamily {
-    /// PyPI package and module `kuzu`.
-    Kuzu,
-    /// PyPI package and module `ladybug`.
-    Ladybug,
-    /// PyPI package and module `ryugraph`.
-    Ryugraph,
-}
-
-impl KuzuFamily {
-    /// The package, module and spec name.
-    pub fn name(self) -> &'static str {
-        match self {
-            KuzuFamily::Kuzu => "kuzu",
-            KuzuFamily::Ladybug => "ladybug",
-            KuzuFamily::Ryugraph => "ryugraph",
-        }
-    }
-
-    /// The version a spec without `@VERSION` means.
-    pub fn default_version(self) -> &'static str {
-        match self {
-            KuzuFamily::Kuzu => "0.11.3",
-            KuzuFamily::Ladybug => "0.22.0",
-            KuzuFamily::Ryugraph => "25.9.2",
-        }
-    }
 }
 
 fn settings_of(spec: &str, query: Option<&str>, switches: &[crate::settings::Switch]) -> Result<Settings, SpecError> {
@@ -356,36 +323,11 @@ impl fmt::Display for EngineSpec {
     }
 }
 
-/// What opening an engine may need from the caller.
-#[derive(Debug, Clone)]
-pub struct OpenOptions {
-    /// How to start engine hosts for embedded engines.
-    pub host_command: HostCommand,
-}
-
 /// Opens (and where managed, starts) the engine `spec` names.
 pub fn open(spec: &EngineSpec, options: &OpenOptions) -> Result<Box<dyn Engine>, EngineError> {
     Ok(match spec {
-        EngineSpec::Grafeo { settings } => {
-            let mut command = options.host_command.clone();
-            command.args = vec!["engine-host".into(), "grafeo".into()];
-            if !settings.is_default() {
-                command.args.extend(["--settings".into(), settings.to_string().into()]);
-            }
-            Box::new(HostedEngine::grafeo(spec.to_string(), command)?)
-        }
-        EngineSpec::Graphersal => {
-            let mut command = options.host_command.clone();
-            command.args = vec!["engine-host".into(), "graphersal".into()];
-            let kind = HostedKind {
-                name: spec.to_string(),
-                engine: "graphersal",
-                dialect: "graphersal",
-                load: LoadForm::Graph,
-                languages: &[graphlancer_model::Language::Gremlin],
-            };
-            Box::new(HostedEngine::start(kind, command)?)
-        }
+        EngineSpec::Grafeo { settings } => crate::grafeo::open_embedded(spec.to_string(), settings, options)?,
+        EngineSpec::Graphersal => crate::graphersal::open(spec.to_string(), options)?,
         EngineSpec::GremlinServer { address } => {
             Box::new(crate::gremlin_server::GremlinServer::connect(spec.to_string(), address)?)
         }
@@ -399,18 +341,7 @@ pub fn open(spec: &EngineSpec, options: &OpenOptions) -> Result<Box<dyn Engine>,
             let python = engines_dir("arcadedb")?.python("arcadedb", "arcadedb-embedded", version)?;
             Box::new(BoltEngine::managed_arcadedb(ManagedArcadeDb::start(python)?)?)
         }
-        EngineSpec::GrafeoRelease { version } => {
-            let python = engines_dir("grafeo")?.python("grafeo", "grafeo", version)?;
-            let command = HostCommand::python(python, crate::host::GRAFEO_HOST, &[]);
-            let kind = HostedKind {
-                name: spec.to_string(),
-                engine: "grafeo",
-                dialect: "grafeo",
-                load: LoadForm::Script(ScriptDialect::Cypher),
-                languages: &[graphlancer_model::Language::Cypher],
-            };
-            Box::new(HostedEngine::start(kind, command)?)
-        }
+        EngineSpec::GrafeoRelease { version } => crate::grafeo::open_release(spec.to_string(), version)?,
         EngineSpec::Bolt { scheme, address, dialect, user, password, database } => {
             let settings = BoltSettings {
                 address: address.clone(),
@@ -422,18 +353,7 @@ pub fn open(spec: &EngineSpec, options: &OpenOptions) -> Result<Box<dyn Engine>,
             Box::new(BoltEngine::connect(spec.to_string(), engine, dialect, settings)?)
         }
         EngineSpec::Kuzu { family, version, settings } => {
-            let engine = family.name();
-            let python = engines_dir(engine)?.python(engine, engine, version)?;
-            let kind = HostedKind {
-                name: spec.to_string(),
-                engine,
-                dialect: "kuzu",
-                load: LoadForm::Script(kuzu_script(*family, version)),
-                languages: &[graphlancer_model::Language::Cypher],
-            };
-            // Set on the connection after each load: `CALL name=value`.
-            let command = HostCommand::python(python, crate::host::KUZU_HOST, &[engine, &settings.to_string()]);
-            Box::new(HostedEngine::start(kind, command)?)
+            crate::kuzu::open(spec.to_string(), *family, version, settings)?
         }
         EngineSpec::FalkorDbManaged { version, settings } => {
             let install = engines_dir("falkordb")?.falkordb(version)?;
@@ -443,16 +363,6 @@ pub fn open(spec: &EngineSpec, options: &OpenOptions) -> Result<Box<dyn Engine>,
             Box::new(FalkorDb::connect(address)?.with_settings(settings.clone()))
         }
     })
-}
-
-/// The creation script a Kuzu-family release reads: Kuzu before 0.8 has
-/// no relationship table over several label pairs, only table groups.
-pub fn kuzu_script(family: KuzuFamily, version: &str) -> ScriptDialect {
-    let number: Vec<u64> = version.split('.').map_while(|p| p.parse().ok()).collect();
-    match family {
-        KuzuFamily::Kuzu if number.as_slice() < [0, 8].as_slice() => ScriptDialect::KuzuRelGroups,
-        _ => ScriptDialect::Kuzu,
-    }
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@ use graphlancer_model::{Comparison, PropertyType, ResultSet, RowOrder, Tolerance
 use crate::{engines_dir, grafeo_host, graph, rows};
 
 fn both() -> (HostedEngine, FalkorDb) {
-    let grafeo = HostedEngine::grafeo("grafeo".into(), grafeo_host()).expect("grafeo host starts");
+    let grafeo = graphlancer_engines::grafeo::hosted("grafeo".into(), grafeo_host()).expect("grafeo host starts");
     let falkordb = FalkorDb::start_managed(
         &engines_dir().falkordb(graphlancer_engines::spec::FALKORDB_VERSION).expect("falkordb installed"),
     )

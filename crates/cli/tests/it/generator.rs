@@ -3,7 +3,6 @@
 
 use graphlancer_cypher::{DialectProfile, Generator, GeneratorConfig, Preset};
 use graphlancer_engines::falkordb::FalkorDb;
-use graphlancer_engines::hosted::HostedEngine;
 use graphlancer_engines::{Engine, ExecOptions, Outcome};
 use graphlancer_model::{GraphConfig, derive_rng, generate};
 
@@ -61,7 +60,7 @@ fn generated_queries_run_on_falkordb() {
 
 #[test]
 fn generated_queries_run_on_grafeo() {
-    let mut db = HostedEngine::grafeo("grafeo".into(), grafeo_host()).expect("starts");
+    let mut db = graphlancer_engines::grafeo::hosted("grafeo".into(), grafeo_host()).expect("starts");
     assert_rates("grafeo", &run(&mut db, "falkordb,grafeo", 21, 300));
     assert_rates("grafeo", &run(&mut db, "grafeo", 23, 200));
 }

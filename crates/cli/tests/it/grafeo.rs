@@ -15,7 +15,7 @@ fn count(engine: &mut HostedEngine) -> Value {
 
 #[test]
 fn host_survives_panic_abort_and_hang_and_keeps_the_graph() {
-    let mut engine = HostedEngine::grafeo("grafeo".into(), grafeo_host()).expect("host starts");
+    let mut engine = graphlancer_engines::grafeo::hosted("grafeo".into(), grafeo_host()).expect("host starts");
     let g = graph(4, 25, 40);
     engine.load(&g).expect("loads");
     let nodes = Value::Int(25);
@@ -43,7 +43,7 @@ fn host_survives_panic_abort_and_hang_and_keeps_the_graph() {
 
 #[test]
 fn writes_leave_the_loaded_graph_unchanged() {
-    let mut engine = HostedEngine::grafeo("grafeo".into(), grafeo_host()).expect("host starts");
+    let mut engine = graphlancer_engines::grafeo::hosted("grafeo".into(), grafeo_host()).expect("host starts");
     engine.load(&graph(5, 20, 30)).expect("loads");
     let created =
         rows(engine.execute("CREATE (x:Extra {gid: -1}) RETURN x.gid", &ExecOptions::default()).expect("runs"));
@@ -55,7 +55,7 @@ fn writes_leave_the_loaded_graph_unchanged() {
 
 #[test]
 fn errors_are_classified() {
-    let mut engine = HostedEngine::grafeo("grafeo".into(), grafeo_host()).expect("host starts");
+    let mut engine = graphlancer_engines::grafeo::hosted("grafeo".into(), grafeo_host()).expect("host starts");
     engine.load(&graph(6, 5, 5)).expect("loads");
     let class = |e: &mut HostedEngine, q: &str| match e.execute(q, &ExecOptions::default()).expect("runs") {
         Outcome::Error { class, .. } => Some(class),
@@ -68,7 +68,7 @@ fn errors_are_classified() {
 
 #[test]
 fn answers_over_the_row_cap_are_not_kept() {
-    let mut engine = HostedEngine::grafeo("grafeo".into(), grafeo_host()).expect("host starts");
+    let mut engine = graphlancer_engines::grafeo::hosted("grafeo".into(), grafeo_host()).expect("host starts");
     engine.load(&graph(6, 5, 5)).expect("loads");
     let opts = ExecOptions { max_rows: 1000, ..ExecOptions::default() };
     let big = engine.execute("UNWIND range(1, 5000) AS x RETURN x", &opts).expect("runs");
@@ -85,7 +85,8 @@ fn answers_over_the_row_cap_are_not_kept() {
 fn a_host_restarted_while_engines_answer_at_once_keeps_answering() {
     let mut engines: Vec<Box<dyn Engine>> = (0..2)
         .map(|_| {
-            Box::new(HostedEngine::grafeo("grafeo".into(), grafeo_host()).expect("host starts")) as Box<dyn Engine>
+            Box::new(graphlancer_engines::grafeo::hosted("grafeo".into(), grafeo_host()).expect("host starts"))
+                as Box<dyn Engine>
         })
         .collect();
     let g = graph(4, 25, 40);

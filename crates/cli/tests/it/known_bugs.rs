@@ -4,7 +4,6 @@
 //! upgrade fixes one, its test fails and the dialect profile's entry goes.
 
 use graphlancer_engines::falkordb::FalkorDb;
-use graphlancer_engines::hosted::HostedEngine;
 use graphlancer_engines::{Engine, ErrorClass, ExecOptions, Outcome};
 use graphlancer_model::{Graph, GraphConfig, Value, generate};
 
@@ -59,7 +58,7 @@ fn falkordb_count_star_collapses_parallel_relationships_before_4_22() {
 fn grafeo_two_hop_pattern_reuses_self_loops() {
     let g = graph(1, 40, 80);
     assert!(self_loops(&g) > 0, "the graph has self-loops");
-    let mut db = HostedEngine::grafeo("grafeo".into(), grafeo_host()).expect("starts");
+    let mut db = graphlancer_engines::grafeo::hosted("grafeo".into(), grafeo_host()).expect("starts");
     db.load(&g).expect("loads");
     let got = count(&mut db, "MATCH (a)-[r1]->(b)-[r2]->(c) RETURN count(*)");
     assert_eq!(got, two_hop_truth(&g) + self_loops(&g), "bug still present");
@@ -70,7 +69,7 @@ fn grafeo_two_hop_pattern_reuses_self_loops() {
 /// with the same IEEE-754 bits (1.5 as 4609434218613702656).
 #[test]
 fn grafeo_float_grouping_keys_come_back_as_their_bits() {
-    let mut db = HostedEngine::grafeo("grafeo".into(), grafeo_host()).expect("starts");
+    let mut db = graphlancer_engines::grafeo::hosted("grafeo".into(), grafeo_host()).expect("starts");
     db.load(&graph(1, 3, 0)).expect("loads");
     let got = rows(
         db.execute("UNWIND [1.5, 1.5, 2.25] AS x RETURN x, count(*) AS c ORDER BY c DESC", &ExecOptions::default())
@@ -104,7 +103,7 @@ fn falkordb_crashes_on_a_property_removed_twice() {
 #[test]
 fn grafeo_factorized_expand_fails_on_a_typed_two_hop_continuation() {
     let g = generate(7, &GraphConfig::default()).expect("valid");
-    let mut db = HostedEngine::grafeo("grafeo".into(), grafeo_host()).expect("starts");
+    let mut db = graphlancer_engines::grafeo::hosted("grafeo".into(), grafeo_host()).expect("starts");
     db.load(&g).expect("loads");
     let q = "MATCH (a)-[:T3]->(b) MATCH (b)-[:T2]->(m)-[:T3]->(c) RETURN count(*) AS n";
     match db.execute(q, &ExecOptions::default()).expect("runs") {
@@ -119,7 +118,7 @@ fn grafeo_factorized_expand_fails_on_a_typed_two_hop_continuation() {
 /// Grafeo 0.5.44: `type(null)` is an internal error instead of null.
 #[test]
 fn grafeo_type_of_null_is_an_internal_error() {
-    let mut db = HostedEngine::grafeo("grafeo".into(), grafeo_host()).expect("starts");
+    let mut db = graphlancer_engines::grafeo::hosted("grafeo".into(), grafeo_host()).expect("starts");
     db.load(&graph(1, 3, 0)).expect("loads");
     let outcome = db.execute("RETURN type(null) AS t", &ExecOptions::default()).expect("runs");
     assert!(matches!(outcome, Outcome::Error { class: ErrorClass::Internal, .. }), "bug gone? {outcome:?}");
@@ -131,7 +130,7 @@ fn grafeo_type_of_null_is_an_internal_error() {
 #[test]
 fn grafeo_variable_length_pattern_misses_a_relationship_created_before_it() {
     let g = graph(1, 6, 0);
-    let mut db = HostedEngine::grafeo("grafeo".into(), grafeo_host()).expect("starts");
+    let mut db = graphlancer_engines::grafeo::hosted("grafeo".into(), grafeo_host()).expect("starts");
     db.load(&g).expect("loads");
     let (a, b) = (g.nodes[0].id, g.nodes[1].id);
     let create =

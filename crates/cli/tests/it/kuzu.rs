@@ -141,10 +141,11 @@ fn a_killed_or_stopped_host_is_a_crash_or_timeout_and_the_next_query_works() {
             dialect: "kuzu",
             load: graphlancer_engines::hosted::LoadForm::Script(graphlancer_model::ScriptDialect::Kuzu),
             languages: &[graphlancer_model::Language::Cypher],
+            plan: Some(graphlancer_engines::kuzu::plan::operators),
         },
         graphlancer_engines::host::HostCommand::python(
             crate::engines_dir().python("kuzu", "kuzu", "0.11.3").expect("installed"),
-            graphlancer_engines::host::KUZU_HOST,
+            graphlancer_engines::kuzu::HOST,
             &["kuzu", ""],
         ),
     )

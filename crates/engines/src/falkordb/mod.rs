@@ -3,7 +3,9 @@
 //! a remote one (`falkordb://HOST:PORT`) is reconnected to.
 
 mod decode;
+pub mod plan;
 pub mod server;
+pub mod settings;
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
@@ -14,8 +16,9 @@ use self::decode::{Catalog, DecodeError, Decoder};
 use self::server::ManagedServer;
 use crate::install::FalkorDbInstall;
 use crate::outcome::{ErrorClass, Outcome};
-use crate::settings::{FALKORDB_INDEX, Settings};
+use crate::settings::Settings;
 use crate::{Engine, EngineError, ExecOptions, Overhead, may_write, millis};
+use settings::INDEX_ALL;
 
 const ENGINE: &str = "falkordb";
 /// The graph key graphlancer uses on a server.
@@ -236,7 +239,7 @@ impl FalkorDb {
             .filter(|_| bounded)
             .map_or(SETUP_TIMEOUT, |l| (l.took * RESTORE_FACTOR).clamp(RESTORE_AT_LEAST, SETUP_TIMEOUT));
         let started = Instant::now();
-        if self.settings.value(&FALKORDB_INDEX) == "all" {
+        if self.settings.value(&INDEX_ALL) == "all" {
             // Before the data: an index built afterwards fills in the background.
             for l in &graph.schema.labels {
                 for k in &l.keys {
@@ -470,7 +473,7 @@ impl Engine for FalkorDb {
         // that says why, not this.
         let lines: redis::RedisResult<Vec<String>> =
             redis::cmd("GRAPH.EXPLAIN").arg(GRAPH_KEY).arg(query).query(&mut self.conn);
-        Ok(lines.ok().map(|l| crate::plan::falkordb(&l)))
+        Ok(lines.ok().map(|l| plan::operators(&l)))
     }
 
     fn execute(&mut self, query: &str, opts: &ExecOptions) -> Result<Outcome, EngineError> {

@@ -182,7 +182,7 @@ mod tests {
 
     /// The TinkerPop IO documentation's own GraphSON 3.0 examples.
     fn examples() -> serde_json::Map<String, Json> {
-        let text = include_str!("../tests/fixtures/graphson3-examples.json");
+        let text = include_str!("../../tests/fixtures/graphson3-examples.json");
         serde_json::from_str(text).expect("the fixture is JSON")
     }
 

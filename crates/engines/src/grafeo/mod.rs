@@ -2,15 +2,65 @@
 //! inside an engine host; the adapter the rest of graphlancer uses is a
 //! [`crate::hosted::HostedEngine`] over that host.
 
+pub mod plan;
+pub mod settings;
+
 use std::collections::BTreeMap;
 
 use graphlancer_model::{
     Graph, ID_PROPERTY, Language, Node, Path, Relationship, ResultSet, ScriptDialect, Value, creation_script,
 };
 
-use crate::host::HostBackend;
+use crate::host::OpenOptions;
+use crate::host::{HostBackend, HostCommand};
+use crate::hosted::{HostedEngine, HostedKind, LoadForm};
+use crate::install::engines_dir;
 use crate::outcome::{ErrorClass, Outcome};
 use crate::settings::Settings;
+use crate::{Engine, EngineError};
+
+/// The Python engine host of Grafeo's released packages: the shared
+/// protocol, then Grafeo's driver.
+pub const HOST: &str = concat!(include_str!("../python_host.py"), include_str!("host.py"));
+
+/// The embedded Grafeo in a `graphlancer engine-host grafeo` process (this
+/// executable, through `options`), named `name`, under `settings`.
+pub fn open_embedded(name: String, settings: &Settings, options: &OpenOptions) -> Result<Box<dyn Engine>, EngineError> {
+    let mut command = options.host_command.clone();
+    command.args = vec!["engine-host".into(), "grafeo".into()];
+    if !settings.is_default() {
+        command.args.extend(["--settings".into(), settings.to_string().into()]);
+    }
+    Ok(Box::new(hosted(name, command)?))
+}
+
+/// The embedded Grafeo in a host process started by `command`, named
+/// `name` (its spec, settings included).
+pub fn hosted(name: String, command: HostCommand) -> Result<HostedEngine, EngineError> {
+    let kind = HostedKind {
+        name,
+        engine: "grafeo",
+        dialect: "grafeo",
+        load: LoadForm::Graph,
+        languages: &[Language::Cypher, Language::Gremlin],
+        plan: Some(plan::operators),
+    };
+    HostedEngine::start(kind, command)
+}
+
+/// A released Grafeo package, `version`, in its virtualenv's Python.
+pub fn open_release(name: String, version: &str) -> Result<Box<dyn Engine>, EngineError> {
+    let python = engines_dir("grafeo")?.python("grafeo", "grafeo", version)?;
+    let kind = HostedKind {
+        name,
+        engine: "grafeo",
+        dialect: "grafeo",
+        load: LoadForm::Script(ScriptDialect::Cypher),
+        languages: &[Language::Cypher],
+        plan: Some(plan::operators),
+    };
+    Ok(Box::new(HostedEngine::start(kind, HostCommand::python(python, HOST, &[]))?))
+}
 
 /// Grafeo inside the engine host.
 pub struct GrafeoBackend {
@@ -35,7 +85,7 @@ impl GrafeoBackend {
         Self::with_settings(Settings::default())
     }
 
-    /// An empty in-memory database under `settings` ([`crate::settings::GRAFEO`]).
+    /// An empty in-memory database under `settings` ([`settings::SWITCHES`]).
     pub fn with_settings(settings: Settings) -> Self {
         Self { db: fresh(&settings), settings, graph: None, identities: BTreeMap::new(), transaction: None }
     }
@@ -46,7 +96,7 @@ impl GrafeoBackend {
         self.identities.clear();
         let Some(graph) = &self.graph else { return Ok(()) };
         let session = self.db.session();
-        if self.settings.value(&crate::settings::GRAFEO_INDEX) == "all" {
+        if self.settings.value(&settings::INDEX_ALL) == "all" {
             // Before the data, as for FalkorDB; Grafeo names every index.
             for (i, l) in graph.schema.labels.iter().enumerate() {
                 for (j, k) in l.keys.iter().enumerate() {
@@ -195,7 +245,7 @@ impl GrafeoBackend {
 /// query timeout: the client's `--timeout` bounds a query alone (the
 /// four-times confirmation of a hang, and `replay --timeout`, were cut at 30 s).
 fn fresh(settings: &Settings) -> grafeo::GrafeoDB {
-    use crate::settings::{FACTORIZED_EXECUTION, SHUFFLE_UNORDERED};
+    use settings::{FACTORIZED_EXECUTION, SHUFFLE_UNORDERED};
     let mut config = grafeo::Config::in_memory().without_query_timeout();
     if settings.value(&FACTORIZED_EXECUTION) == "false" {
         config = config.without_factorized_execution();

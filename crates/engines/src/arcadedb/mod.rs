@@ -15,7 +15,7 @@ const ENGINE: &str = "arcadedb";
 /// The package version the setup script installs.
 pub const ARCADEDB_VERSION: &str = "26.10.2";
 /// The launcher, run with the package's Python.
-const LAUNCHER: &str = include_str!("../hosts/arcadedb_server.py");
+const LAUNCHER: &str = include_str!("server.py");
 /// The JVM takes a second or two; a loaded machine more.
 const READY_WITHIN: Duration = Duration::from_secs(90);
 /// ArcadeDB's own per-command timeout: a runaway query is stopped by the

@@ -11,10 +11,29 @@ use graphersal::script::{ScriptLimits, eval_value_with_limits, materialize_trave
 use graphlancer_model::{Graph, ID_PROPERTY, Language, Node, Relationship, Value};
 
 use crate::host::HostBackend;
+use crate::host::OpenOptions;
+use crate::hosted::{HostedEngine, HostedKind, LoadForm};
 use crate::outcome::{ErrorClass, Outcome};
+use crate::{Engine, EngineError};
 
 /// The crate version, as its engine version.
 pub const VERSION: &str = "0.5.1";
+
+/// graphersal in a `graphlancer engine-host graphersal` process (this
+/// executable, through `options`), named `name`.
+pub fn open(name: String, options: &OpenOptions) -> Result<Box<dyn Engine>, EngineError> {
+    let mut command = options.host_command.clone();
+    command.args = vec!["engine-host".into(), "graphersal".into()];
+    let kind = HostedKind {
+        name,
+        engine: "graphersal",
+        dialect: "graphersal",
+        load: LoadForm::Graph,
+        languages: &[Language::Gremlin],
+        plan: None,
+    };
+    Ok(Box::new(HostedEngine::start(kind, command)?))
+}
 
 /// graphersal inside the engine host.
 #[derive(Default)]

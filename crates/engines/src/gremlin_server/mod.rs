@@ -1,6 +1,6 @@
 //! A Gremlin Server client (`gremlin://HOST:PORT`): TinkerPop's WebSocket
 //! protocol at `/gremlin`, one sessionless `eval` of Groovy text per query,
-//! answers in GraphSON 3.0 ([`crate::graphson`]). It serves TinkerGraph,
+//! answers in GraphSON 3.0 ([`graphson`]). It serves TinkerGraph,
 //! JanusGraph, HugeGraph, ArcadeDB's Gremlin plugin and any other server
 //! that speaks this protocol.
 //!
@@ -8,6 +8,8 @@
 //! this client has not met a live server: its framing follows the
 //! protocol's documentation, and its decoding is tested on the
 //! documentation's own GraphSON examples.
+
+pub mod graphson;
 
 use std::net::TcpStream;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -137,7 +139,7 @@ impl GremlinServer {
         server.version = match server.eval("Gremlin.version()", Duration::from_secs(10))? {
             Reply::Data(d) => d
                 .iter()
-                .flat_map(|j| crate::graphson::traversers(j).unwrap_or_default())
+                .flat_map(|j| graphson::traversers(j).unwrap_or_default())
                 .find_map(|v| if let graphlancer_model::Value::String(s) = v { Some(s) } else { None })
                 .unwrap_or_else(|| "unknown".into()),
             Reply::Failed(..) => "unknown".into(),
@@ -233,7 +235,7 @@ impl Engine for GremlinServer {
             Reply::Data(parts) => {
                 let mut values = Vec::new();
                 for part in &parts {
-                    match crate::graphson::traversers(part) {
+                    match graphson::traversers(part) {
                         Ok(v) => values.extend(v),
                         Err(e) => return Ok(Outcome::Undecodable { message: e.to_string() }),
                     }
@@ -258,7 +260,8 @@ mod tests {
         assert_eq!(&frame[1..=MIME.len()], MIME.as_bytes());
         let body: Json = serde_json::from_slice(&frame[MIME.len() + 1..]).expect("JSON");
         // The documentation's sessionless eval, with a timeout and no bindings.
-        let ex: Json = serde_json::from_str(include_str!("../tests/fixtures/graphson3-examples.json")).expect("JSON");
+        let ex: Json =
+            serde_json::from_str(include_str!("../../tests/fixtures/graphson3-examples.json")).expect("JSON");
         let doc = &ex["Sessionless Eval"];
         for field in ["requestId", "op", "processor"] {
             assert_eq!(body[field], doc[field], "{field}");
@@ -272,14 +275,15 @@ mod tests {
 
     #[test]
     fn responses_fold_into_replies_and_statuses_into_outcomes() {
-        let ex: Json = serde_json::from_str(include_str!("../tests/fixtures/graphson3-examples.json")).expect("JSON");
+        let ex: Json =
+            serde_json::from_str(include_str!("../../tests/fixtures/graphson3-examples.json")).expect("JSON");
         let mut data = Vec::new();
         let mut partial = ex["Standard Result"].clone();
         partial["status"]["code"] = json!(206);
         assert_eq!(absorb(&partial, &mut data), Ok(None));
         let Ok(Some(Reply::Data(parts))) = absorb(&ex["Standard Result"], &mut data) else { panic!("the last part") };
         assert_eq!(parts.len(), 2);
-        let vertices: usize = parts.iter().map(|p| crate::graphson::traversers(p).map_or(0, |v| v.len())).sum();
+        let vertices: usize = parts.iter().map(|p| graphson::traversers(p).map_or(0, |v| v.len())).sum();
         assert!(vertices >= 2, "{vertices}");
         let error = json!({"requestId": "x", "status": {"code": 597, "message": "No signature of method: out()"}});
         let Ok(Some(Reply::Failed(code, message))) = absorb(&error, &mut Vec::new()) else { panic!("a failure") };
