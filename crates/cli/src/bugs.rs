@@ -13,7 +13,7 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use graphlancer_engines::install::in_version_order;
 use graphlancer_engines::spec::family_of as family;
-use graphlancer_engines::{ExecOptions, REFERENCE, releases};
+use graphlancer_engines::{ExecOptions, REFERENCE};
 use graphlancer_oracles::OracleKind;
 use graphlancer_oracles::report::{Case, OwnClient, answer, own_client, read_case};
 use serde::Serialize;
@@ -168,7 +168,7 @@ pub(crate) fn run(
         if bisect
             && let [one] = wrong.as_slice()
             && group[0].case.bisection.is_none()
-            && releases::family(family(one)).is_some()
+            && graphlancer_engines::families::versioned(family(one)).is_some()
         {
             eprintln!("bugs: bisecting {cause}");
             match crate::triage::bisect(&group[0].dir, family(one), Some(one), timeout) {
@@ -278,7 +278,7 @@ fn live_check(
     newest: &mut BTreeMap<String, Option<String>>,
 ) -> Result<Option<Live>> {
     let name = family(wrong);
-    let Some((name, versioned)) = releases::family(name) else { return Ok(None) };
+    let Some((name, versioned)) = graphlancer_engines::families::versioned(name) else { return Ok(None) };
     let Some(at) = case.engines.iter().position(|e| e.spec == wrong) else { return Ok(None) };
     let dir = graphlancer_engines::install::engines_dir(name)?;
     // The newest release the package index lists; offline, the newest installed.

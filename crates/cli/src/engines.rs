@@ -6,7 +6,6 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use graphlancer_engines::install::EnginesDir;
-use graphlancer_engines::releases;
 use graphlancer_engines::{EngineSpec, ExecOptions, Outcome};
 use serde::Serialize;
 
@@ -26,7 +25,7 @@ fn listing() -> Vec<Entry> {
     };
     // Installed releases, oldest first, or how to install the default one.
     let versions = |family: &str, hint: &str| {
-        let v = match (dir.as_ref(), releases::family(family)) {
+        let v = match (dir.as_ref(), graphlancer_engines::families::versioned(family)) {
             (Some(dir), Some((_, versioned))) => versioned.installed(dir),
             _ => Vec::new(),
         };
@@ -152,17 +151,17 @@ struct SwitchEntry {
 /// engines with switches when none is), and the switches left out, why.
 pub(crate) fn settings(specs: &[String], json: bool) -> Result<ExitCode> {
     let families: Vec<&'static str> = if specs.is_empty() {
-        graphlancer_engines::settings::FAMILIES.to_vec()
+        graphlancer_engines::families::with_switches()
     } else {
         specs.iter().map(|s| Ok(s.parse::<EngineSpec>()?.family())).collect::<Result<_>>()?
     };
     let mut entries = Vec::new();
     for &engine in &families {
-        let switches = graphlancer_engines::settings::switches(engine);
+        let switches = graphlancer_engines::families::switches(engine);
         if switches.is_empty() {
             anyhow::bail!(
                 "this engine has no optimization settings (engines with settings: {})",
-                graphlancer_engines::settings::FAMILIES.join(", ")
+                graphlancer_engines::families::with_switches().join(", ")
             );
         }
         entries.extend(switches.iter().map(|s| SwitchEntry {
@@ -183,7 +182,7 @@ pub(crate) fn settings(specs: &[String], json: bool) -> Result<ExitCode> {
         let _ = writeln!(t, "    {}", e.changes);
     }
     let _ = writeln!(t, "\nLeft out (no change to plans or answers, as measured):");
-    for (engine, name, why) in graphlancer_engines::settings::left_out().filter(|(e, ..)| families.contains(e)) {
+    for (engine, name, why) in graphlancer_engines::families::left_out().filter(|(e, ..)| families.contains(e)) {
         let _ = writeln!(t, "{engine} {name}: {why}");
     }
     say_raw!("{t}")?;

@@ -348,11 +348,11 @@ fn with_configurations(specs: &[EngineSpec]) -> Result<Vec<EngineSpec>> {
     let mut out = Vec::new();
     for spec in specs {
         out.push(spec.clone());
-        let switches = graphlancer_engines::settings::switches(spec.family());
+        let switches = graphlancer_engines::families::switches(spec.family());
         if switches.is_empty() {
             anyhow::bail!(
                 "{spec} has no optimization settings to compare (engines with settings: {})",
-                graphlancer_engines::settings::FAMILIES.join(", ")
+                graphlancer_engines::families::with_switches().join(", ")
             );
         }
         for config in graphlancer_engines::settings::pairwise(switches) {

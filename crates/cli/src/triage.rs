@@ -141,11 +141,13 @@ pub(crate) fn reduce(dir: &Path, timeout: Duration, limits: Limits) -> Result<Ex
 /// the oldest and the case's own version, which a binary search finds.
 pub(crate) fn bisect(dir: &Path, family: &str, replace: Option<&str>, timeout: Duration) -> Result<ExitCode> {
     use graphlancer_engines::install::engines_dir;
-    use graphlancer_engines::releases;
     use graphlancer_oracles::report::{Bisection, rewrite};
 
-    let Some((family, versioned)) = releases::family(family) else {
-        anyhow::bail!("bisect knows the released versions of {}, not '{family}'", releases::family_names());
+    let Some((family, versioned)) = graphlancer_engines::families::versioned(family) else {
+        anyhow::bail!(
+            "bisect knows the released versions of {}, not '{family}'",
+            graphlancer_engines::families::versioned_names()
+        );
     };
     let mut case = read_case(&dir.join("case.json"))?;
     // `grafeo?factorized_execution=false` and `kuzu@0.11.3` are both of their family.

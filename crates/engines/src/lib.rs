@@ -11,6 +11,8 @@ use graphlancer_model::{Graph, Language};
 pub mod arcadedb;
 pub mod bolt;
 pub mod falkordb;
+pub mod families;
+pub mod family;
 pub mod grafeo;
 pub mod graphersal;
 pub mod gremlin;

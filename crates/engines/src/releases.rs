@@ -8,44 +8,11 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use crate::family::Versioned;
 use crate::install::{EnginesDir, in_version_order, output, python_312, released_versions};
 
 /// The script that knows which package carries which FalkorDB module.
 pub const FALKORDB_MODULE: &str = include_str!("falkordb/module.py");
-
-/// Where a family's releases come from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Versioned {
-    /// A Python package, one virtualenv a release (`.engines/PACKAGE-VERSION/`).
-    Venv {
-        /// The package's name.
-        package: &'static str,
-        /// Whether it needs Python 3.12 or later (this machine's `python3` is 3.11).
-        recent_python: bool,
-    },
-    /// FalkorDB's module (`.engines/falkordb-VERSION/falkordb.so`).
-    FalkorDbModule,
-}
-
-/// The versioned engine families, by the name a spec starts with.
-pub const FAMILIES: &[(&str, Versioned)] = &[
-    ("kuzu", Versioned::Venv { package: "kuzu", recent_python: false }),
-    ("ladybug", Versioned::Venv { package: "ladybug", recent_python: false }),
-    ("ryugraph", Versioned::Venv { package: "ryugraph", recent_python: false }),
-    ("arcadedb", Versioned::Venv { package: "arcadedb-embedded", recent_python: false }),
-    ("grafeo", Versioned::Venv { package: "grafeo", recent_python: true }),
-    ("falkordb", Versioned::FalkorDbModule),
-];
-
-/// The family `name` (`kuzu`, `falkordb`, ...), if it is versioned.
-pub fn family(name: &str) -> Option<(&'static str, Versioned)> {
-    FAMILIES.iter().find(|(n, _)| *n == name).copied()
-}
-
-/// The names of the versioned families, for errors.
-pub fn family_names() -> String {
-    FAMILIES.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
-}
 
 impl Versioned {
     /// Every release that can be installed, oldest first.

@@ -9,34 +9,6 @@ use std::fmt;
 
 pub use crate::switch::Switch;
 
-/// Switches the engines have that change neither plans nor answers here,
-/// with the evidence, each engine's from its folder: left out of every
-/// configuration space.
-pub fn left_out() -> impl Iterator<Item = (&'static str, &'static str, &'static str)> {
-    let of = |family: &'static str, list: &'static [(&'static str, &'static str)]| {
-        list.iter().map(move |(name, why)| (family, *name, *why))
-    };
-    of("grafeo", crate::grafeo::settings::LEFT_OUT)
-        .chain(of("kuzu", crate::kuzu::settings::LEFT_OUT))
-        .chain(of("falkordb", crate::falkordb::settings::LEFT_OUT))
-}
-
-/// The engine families that have switches, for listings and errors.
-pub const FAMILIES: &[&str] = &["grafeo", "kuzu", "ladybug", "ryugraph", "falkordb"];
-
-/// The switches of an engine family (one of [`FAMILIES`]); none for the others.
-pub fn switches(family: &str) -> &'static [Switch] {
-    match family {
-        "grafeo" => crate::grafeo::settings::SWITCHES,
-        "kuzu" => crate::kuzu::settings::KUZU,
-        "ladybug" => crate::kuzu::settings::LADYBUG,
-        // RyuGraph 25.9 refuses packed path extension, as Kuzu does.
-        "ryugraph" => crate::kuzu::settings::KUZU,
-        "falkordb" => crate::falkordb::settings::SWITCHES,
-        _ => &[],
-    }
-}
-
 /// The settings of one configuration: the switches not at their default.
 #[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Settings(BTreeMap<String, String>);

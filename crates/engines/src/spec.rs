@@ -263,14 +263,14 @@ impl FromStr for EngineSpec {
             _ => None,
         };
         if let Some(family) = kuzu {
-            let settings = settings_of(s, query, crate::settings::switches(family.name()))?;
+            let settings = settings_of(s, query, crate::families::switches(family.name()))?;
             return Ok(EngineSpec::Kuzu { family, version: at(family.default_version()), settings });
         }
         let is_falkordb = family == "falkordb" || base.starts_with("falkordb://");
         if base != "grafeo" && !is_falkordb {
             return Err(unknown());
         }
-        let settings = settings_of(s, query, crate::settings::switches(if is_falkordb { "falkordb" } else { base }))?;
+        let settings = settings_of(s, query, crate::families::switches(if is_falkordb { "falkordb" } else { base }))?;
         match family {
             "grafeo" => Ok(EngineSpec::Grafeo { settings }),
             "falkordb" => Ok(EngineSpec::FalkorDbManaged { version: at(FALKORDB_VERSION), settings }),

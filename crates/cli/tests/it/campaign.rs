@@ -332,7 +332,7 @@ fn bisect_input_errors_exit_2() {
     let o = graphlancer(&["bisect", dir.path().to_str().expect("utf-8"), "--engine", "graphersal"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(
-        stderr(&o).contains("released versions of kuzu, ladybug, ryugraph, arcadedb, grafeo, falkordb"),
+        stderr(&o).contains("released versions of grafeo, kuzu, ladybug, ryugraph, falkordb, arcadedb"),
         "{}",
         stderr(&o)
     );

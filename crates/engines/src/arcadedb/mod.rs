@@ -14,6 +14,16 @@ use crate::bolt::{BoltEngine, BoltServer, BoltSettings};
 const ENGINE: &str = "arcadedb";
 /// The package version the setup script installs.
 pub const ARCADEDB_VERSION: &str = "26.10.2";
+
+/// ArcadeDB in the registry: releases of its Python package, no switches,
+/// no plan reading.
+pub const FAMILY: crate::family::Family = crate::family::Family {
+    name: "arcadedb",
+    switches: &[],
+    left_out: &[],
+    releases: Some(crate::family::Versioned::Venv { package: "arcadedb-embedded", recent_python: false }),
+    optimization: None,
+};
 /// The launcher, run with the package's Python.
 const LAUNCHER: &str = include_str!("server.py");
 /// The JVM takes a second or two; a loaded machine more.

@@ -37,6 +37,16 @@ const RESTORE_TIMEOUT: Duration = Duration::from_secs(30);
 const RESTORE_FACTOR: u32 = 20;
 const RESTORE_AT_LEAST: Duration = Duration::from_secs(2);
 
+/// FalkorDB in the registry: its index switch, its modules as releases,
+/// its plan's optimizer operators.
+pub const FAMILY: crate::family::Family = crate::family::Family {
+    name: "falkordb",
+    switches: settings::SWITCHES,
+    left_out: settings::LEFT_OUT,
+    releases: Some(crate::family::Versioned::FalkorDbModule),
+    optimization: Some(plan::is_optimization),
+};
+
 /// The FalkorDB adapter.
 pub struct FalkorDb {
     name: String,

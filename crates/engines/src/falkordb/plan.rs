@@ -21,3 +21,8 @@ pub const OPTIMIZATIONS: [&str; 12] = [
     "Argument",
     "Optional",
 ];
+
+/// Whether `op` is one of [`OPTIMIZATIONS`].
+pub fn is_optimization(op: &str) -> bool {
+    OPTIMIZATIONS.contains(&op)
+}

@@ -19,6 +19,16 @@ use crate::outcome::{ErrorClass, Outcome};
 use crate::settings::Settings;
 use crate::{Engine, EngineError};
 
+/// Grafeo in the registry: its switches, its releases (Python packages, which
+/// need Python 3.12), its plan's optimizer operators.
+pub const FAMILY: crate::family::Family = crate::family::Family {
+    name: "grafeo",
+    switches: settings::SWITCHES,
+    left_out: settings::LEFT_OUT,
+    releases: Some(crate::family::Versioned::Venv { package: "grafeo", recent_python: true }),
+    optimization: Some(plan::is_optimization),
+};
+
 /// The Python engine host of Grafeo's released packages: the shared
 /// protocol, then Grafeo's driver.
 pub const HOST: &str = concat!(include_str!("../python_host.py"), include_str!("host.py"));

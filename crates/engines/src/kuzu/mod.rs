@@ -7,11 +7,30 @@ pub mod settings;
 
 use graphlancer_model::{Language, ScriptDialect};
 
+use crate::family::{Family, Versioned};
 use crate::host::HostCommand;
 use crate::hosted::{HostedEngine, HostedKind, LoadForm};
 use crate::install::engines_dir;
 use crate::settings::Settings;
 use crate::{Engine, EngineError};
+
+/// A family of the registry: Kuzu's or a fork's package, and the shared plan reading.
+const fn family(name: &'static str, switches: &'static [crate::switch::Switch]) -> Family {
+    Family {
+        name,
+        switches,
+        left_out: &[],
+        releases: Some(Versioned::Venv { package: name, recent_python: false }),
+        optimization: Some(plan::is_optimization),
+    }
+}
+
+/// Kuzu in the registry.
+pub const KUZU: Family = Family { left_out: settings::LEFT_OUT, ..family("kuzu", settings::KUZU) };
+/// LadybugDB in the registry.
+pub const LADYBUG: Family = family("ladybug", settings::LADYBUG);
+/// RyuGraph in the registry: it refuses packed path extension, as Kuzu does.
+pub const RYUGRAPH: Family = family("ryugraph", settings::KUZU);
 
 /// The Python engine host, carried in the binary so no file has to be
 /// found: the shared protocol, then the family's driver.

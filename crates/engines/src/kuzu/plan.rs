@@ -43,3 +43,8 @@ pub const OPTIMIZATIONS: [&str; 12] = [
     "PATH_PROPERTY_PROBE",
     "PACKED_EXTEND",
 ];
+
+/// Whether `op` is one of [`OPTIMIZATIONS`].
+pub fn is_optimization(op: &str) -> bool {
+    OPTIMIZATIONS.contains(&op)
+}

@@ -91,7 +91,7 @@ impl Campaign {
             self.time.plans += t.elapsed().as_secs_f64();
             match plan? {
                 Some(ops) => {
-                    let used = graphlancer_engines::plan::optimizations(self.engines[i].dialect(), &ops);
+                    let used = graphlancer_engines::families::optimizations(self.engines[i].dialect(), &ops);
                     new |= seen.insert((i, used.into_iter().collect()));
                 }
                 None => s.plans_missing += 1,
