@@ -81,6 +81,39 @@ pub enum SemanticsKey {
 }
 
 impl SemanticsKey {
+    /// The values a profile may give the key: the closed set code decides
+    /// by, so a misspelt value is refused when the profile loads rather
+    /// than read as "some other behaviour". `None` for a key whose value
+    /// only describes (string escapes differ engine by engine).
+    pub fn values(self) -> Option<&'static [&'static str]> {
+        use SemanticsKey::*;
+        Some(match self {
+            RoundHalf => &["away_from_zero", "towards_positive_infinity"],
+            IntegerDivision => &["truncate"],
+            SumOfIntegers => &["integer", "float", "int128"],
+            RelationshipUniqueness | MatchAfterOptionalMatch | WithOrderByNeedsLimit => &["yes", "no"],
+            StringLength => &["bytes", "code_points"],
+            FloatEquality => &["exact", "approximate"],
+            MapProjectionMissing => &["null", "dropped"],
+            CaseNullWhenNull => &["matches", "no-match"],
+            StringConcatNull => &["null", "empty string"],
+            SetMissingKey => &["ignored"],
+            StringEscapes => return None,
+        })
+    }
+
+    /// Its name in a profile's `[semantics]` table.
+    pub fn name(self) -> String {
+        let mut out = String::new();
+        for (i, c) in format!("{self:?}").chars().enumerate() {
+            if c.is_ascii_uppercase() && i > 0 {
+                out.push('_');
+            }
+            out.push(c.to_ascii_lowercase());
+        }
+        out
+    }
+
     /// Every key, for listings and tests.
     pub const ALL: [SemanticsKey; 13] = [
         SemanticsKey::RoundHalf,
@@ -270,6 +303,14 @@ impl DialectProfile {
                 });
             }
         }
+        for (key, value) in &file.semantics {
+            if let Some(values) = key.values().filter(|v| !v.contains(&value.as_str())) {
+                return Err(ProfileError::Invalid {
+                    name: file.name.clone(),
+                    detail: format!("[semantics]: {} is one of {}, not '{value}'", key.name(), values.join(", ")),
+                });
+            }
+        }
         let features = Feature::ALL.iter().copied().filter(|f| !disabled.contains_key(f)).collect();
         Ok(Self {
             name: file.name,
@@ -350,6 +391,12 @@ impl DialectProfile {
     /// A semantics value, when every engine of the profile shares it.
     pub fn semantics(&self, key: SemanticsKey) -> Option<&str> {
         self.semantics.get(&key).map(String::as_str).filter(|v| *v != DIFFERS)
+    }
+
+    /// For a yes-or-no key, whether every engine of the profile says yes;
+    /// `None` where they differ or none says.
+    pub fn holds(&self, key: SemanticsKey) -> Option<bool> {
+        self.semantics(key).map(|v| v == "yes")
     }
 
     /// Records that the known bug `name` is live on a release (`live`
@@ -487,6 +534,11 @@ mod tests {
         assert!(DialectProfile::from_toml("name = 'c'\n[disabled]\nnope = 'x'").is_err());
         // A typo in a semantics key or a bug name is refused, not ignored.
         assert!(DialectProfile::from_toml("name = 'c'\n[semantics]\nsum_of_integer = 'x'").is_err());
+        // So is a value outside the key's set; a describing key takes any.
+        let bad = DialectProfile::from_toml("name = 'c'\n[semantics]\nrelationship_uniqueness = 'yess'");
+        assert!(bad.is_err_and(|e| e.to_string().contains("relationship_uniqueness is one of yes, no, not 'yess'")));
+        let escapes = DialectProfile::from_toml("name = 'c'\n[semantics]\nstring_escapes = 'anything'");
+        assert!(escapes.is_ok_and(|p| p.holds(SemanticsKey::RelationshipUniqueness).is_none()));
         assert!(DialectProfile::from_toml("name = 'c'\n[bugs]\ngrouping_key = 'x'").is_err());
     }
 }

@@ -26,12 +26,64 @@ pub enum Body {
     Text,
 }
 
+/// What a query is in its group. Only the generated query itself decides
+/// anything (its answers are not asked for twice); the other roles are
+/// names for people, e.g. `p`, `NOT p`, `cypher`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(from = "String", into = "String")]
+pub enum Role {
+    /// The generated query.
+    Source,
+    /// Any other query of a group, by the name its oracle gives it.
+    Named(String),
+}
+
+impl From<String> for Role {
+    fn from(s: String) -> Self {
+        if s == "source" { Self::Source } else { Self::Named(s) }
+    }
+}
+
+impl From<&str> for Role {
+    fn from(s: &str) -> Self {
+        Self::from(s.to_owned())
+    }
+}
+
+impl From<&Role> for Role {
+    fn from(r: &Role) -> Self {
+        r.clone()
+    }
+}
+
+impl From<Role> for String {
+    fn from(r: Role) -> Self {
+        r.to_string()
+    }
+}
+
+impl Role {
+    /// Its name, as reports show it.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Source => "source",
+            Self::Named(name) => name,
+        }
+    }
+}
+
+impl std::fmt::Display for Role {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// One query of a test case.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(into = "Flat", from = "Flat")]
 pub struct CaseQuery {
-    /// What the query is in its group, e.g. `source`, `p`, `NOT p`.
-    pub role: String,
+    /// What the query is in its group.
+    pub role: Role,
     /// The text sent to the engines.
     pub text: String,
     /// What it is.
@@ -43,7 +95,7 @@ pub struct CaseQuery {
 /// A query as files hold it: an AST, empty for a traversal or a text.
 #[derive(Serialize, Deserialize)]
 pub(crate) struct Flat {
-    role: String,
+    role: Role,
     text: String,
     ast: Query,
     order_columns: Option<Vec<usize>>,
@@ -107,9 +159,9 @@ pub fn empty_query() -> Query {
 
 impl CaseQuery {
     /// A generated traversal.
-    pub fn gremlin(role: &str, traversal: Traversal, ordered: bool) -> Self {
+    pub fn gremlin(role: impl Into<Role>, traversal: Traversal, ordered: bool) -> Self {
         Self {
-            role: role.to_owned(),
+            role: role.into(),
             text: graphlancer_gremlin::render(&traversal, GremlinDialect::tinkerpop()),
             body: Body::Gremlin(traversal),
             order_columns: ordered.then(|| vec![0]),
@@ -117,20 +169,20 @@ impl CaseQuery {
     }
 
     /// A query rendered from its AST.
-    pub fn new(role: &str, ast: Query, order_columns: Option<Vec<usize>>) -> Self {
-        Self { role: role.to_owned(), text: graphlancer_cypher::render(&ast), body: Body::Cypher(ast), order_columns }
+    pub fn new(role: impl Into<Role>, ast: Query, order_columns: Option<Vec<usize>>) -> Self {
+        Self { role: role.into(), text: graphlancer_cypher::render(&ast), body: Body::Cypher(ast), order_columns }
     }
 
     /// Cypher given as text, with its AST when the text was parsed.
-    pub fn text(role: &str, text: &str, ast: Option<Query>, order_columns: Option<Vec<usize>>) -> Self {
+    pub fn text(role: impl Into<Role>, text: &str, ast: Option<Query>, order_columns: Option<Vec<usize>>) -> Self {
         let body = ast.map_or(Body::Text, Body::Cypher);
-        Self { role: role.to_owned(), text: text.to_owned(), body, order_columns }
+        Self { role: role.into(), text: text.to_owned(), body, order_columns }
     }
 
     /// The generated query itself.
     pub fn source(g: &Generated) -> Self {
         Self {
-            role: "source".into(),
+            role: Role::Source,
             text: g.text.clone(),
             body: Body::Cypher(g.query.clone()),
             order_columns: g.order_columns.clone(),
@@ -290,6 +342,8 @@ mod tests {
         let json = serde_json::to_string(&gremlin).expect("serializes");
         assert!(json.contains(r#""ast":{"parts":[]"#) && json.contains(r#""traversal":"#), "{json}");
         let text = CaseQuery::text("query", "RETURN 1", None, None);
+        assert_eq!(Role::from("source"), Role::Source);
+        assert_eq!(serde_json::to_string(&Role::Named("NOT p".into())).expect("serializes"), r#""NOT p""#);
         for q in [cypher, gremlin, text] {
             let back: CaseQuery = serde_json::from_str(&serde_json::to_string(&q).expect("serializes")).expect("reads");
             assert_eq!(back, q);

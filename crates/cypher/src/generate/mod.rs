@@ -204,7 +204,7 @@ impl<'a> Generator<'a> {
     /// out uniqueness with `r1 <> r2`, or to keep parallel relationships apart.
     fn needs_named_rels(&self) -> bool {
         self.config.deterministic
-            && (self.profile.semantics(SemanticsKey::RelationshipUniqueness) != Some("yes")
+            && (self.profile.holds(SemanticsKey::RelationshipUniqueness) != Some(true)
                 || self.collapses_relationships())
     }
 
@@ -212,7 +212,7 @@ impl<'a> Generator<'a> {
     /// which some engines refuse.
     fn match_needs_with(&self, kinds: &[ClauseKind], next: ClauseKind) -> bool {
         next == ClauseKind::Match
-            && self.profile.semantics(SemanticsKey::MatchAfterOptionalMatch) != Some("yes")
+            && self.profile.holds(SemanticsKey::MatchAfterOptionalMatch) != Some(true)
             && kinds.iter().rev().take_while(|k| **k != ClauseKind::With).any(|k| *k == ClauseKind::OptionalMatch)
     }
 

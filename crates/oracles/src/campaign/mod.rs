@@ -18,6 +18,7 @@ use graphlancer_model::{Language, derive_rng, generate};
 use rand::Rng;
 use summary::{count_agreement, count_all, sample};
 
+use crate::case::Role;
 use crate::oracle::oracle;
 use crate::oracle::{BuildCx, CaseQuery, JudgeCx, Oracle, OracleKind, TestCase, Verdict};
 use crate::report::{ReportError, ReportStore};
@@ -395,7 +396,7 @@ impl Campaign {
                             built_own |= o.adds_queries();
                             let mut all = Vec::with_capacity(case.queries.len());
                             for q in &case.queries {
-                                if q.role == "source" && q.text == source.text {
+                                if q.role == Role::Source && q.text == source.text {
                                     all.push(outcomes.clone());
                                     continue;
                                 }
@@ -421,7 +422,7 @@ impl Campaign {
                         // Only the generated query itself is already there; a
                         // group's own first query (a cross-language traversal)
                         // is judged too.
-                        if !(q.role == "source" && q.text == source.text) {
+                        if !(q.role == Role::Source && q.text == source.text) {
                             each.case.queries.push(q.clone());
                             each.outcomes.push(o.clone());
                         }

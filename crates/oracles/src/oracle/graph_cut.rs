@@ -94,7 +94,7 @@ impl Oracle for GraphCut {
             let Some(parts) = parts else { continue };
             let mut queries = vec![CaseQuery::new("whole", counted(&matched, &nodes, None), None)];
             for (i, part) in parts.iter().enumerate() {
-                queries.push(CaseQuery::new(&format!("part {i}"), counted(&matched, &nodes, Some(part)), None));
+                queries.push(CaseQuery::new(format!("part {i}"), counted(&matched, &nodes, Some(part)), None));
             }
             return Ok(TestCase::group(&format!("{KIND}:{name}"), queries));
         }

@@ -16,7 +16,7 @@ use graphlancer_engines::{Engine, EngineError, ExecOptions, Outcome};
 use graphlancer_model::Graph;
 use serde::{Deserialize, Serialize};
 
-use crate::case::Body;
+use crate::case::{Body, Role};
 use crate::oracle::{CaseQuery, Finding, JudgeCx, Oracle, TestCase, Verdict};
 use crate::recheck::outcomes;
 use crate::recheck::{Plain, recheck};
@@ -149,7 +149,7 @@ impl Reducer<'_> {
         let Some(first) = case.queries.first() else {
             return Ok(Reduction { reduced: None, attempts: 0, state: ReductionState::Finished });
         };
-        if case.queries.len() > 1 && first.role != "source" {
+        if case.queries.len() > 1 && first.role != Role::Source {
             return Ok(Reduction { reduced: None, attempts: 0, state: ReductionState::Finished });
         }
         let hang = family.fault == crate::signature::Fault::Timeout;

@@ -188,7 +188,7 @@ struct StoredFlat {
 impl From<StoredFlat> for StoredQuery {
     fn from(f: StoredFlat) -> Self {
         let body = Body::from_parts(f.ast, f.traversal);
-        let query = CaseQuery { role: f.role, text: f.text, body, order_columns: f.order_columns };
+        let query = CaseQuery { role: f.role.into(), text: f.text, body, order_columns: f.order_columns };
         Self { query, outcomes: f.outcomes, row_counts: f.row_counts }
     }
 }
@@ -198,7 +198,7 @@ impl From<StoredQuery> for StoredFlat {
         let q = s.query;
         let (ast, traversal) = q.body.into_parts();
         Self {
-            role: q.role,
+            role: q.role.to_string(),
             text: q.text,
             ast,
             traversal,
@@ -244,7 +244,7 @@ impl Case {
             None => crate::shape::shape(&ast),
         };
         self.column_kinds = crate::shape::column_kinds(&ast, &types);
-        self.role = first.query.role;
+        self.role = first.query.role.to_string();
         self.query = first.query.text;
         self.ast = ast;
         self.traversal = traversal;
@@ -272,7 +272,7 @@ impl Case {
     /// The first query, the one the finding is named by.
     pub fn first(&self) -> CaseQuery {
         CaseQuery {
-            role: self.role.clone(),
+            role: self.role.as_str().into(),
             text: self.query.clone(),
             body: Body::from_parts(self.ast.clone(), self.traversal.clone()),
             order_columns: self.order_columns.clone(),
