@@ -22,13 +22,10 @@ const MIN_TIMEOUT: Duration = Duration::from_millis(200);
 impl Campaign {
     /// One generated traversal: run on every engine, judged by the oracles
     /// that judge single queries (crash and error first, then differential).
-    #[expect(clippy::too_many_arguments, reason = "the loop's state, passed once")]
     pub(super) fn traversal(
         &mut self,
         s: &mut Summary,
-        engine_time: &mut Duration,
         oracles: &[&dyn Oracle],
-        names: &[String],
         at: Position<'_>,
         generator: &TraversalGenerator<'_>,
         used: &mut BTreeSet<&'static str>,
@@ -39,7 +36,7 @@ impl Campaign {
         let length = g.traversal.size();
         let source = CaseQuery::gremlin("source", g.traversal, g.ordered);
         let (outcomes, waited, wall) = self.execute_all(&source)?;
-        *engine_time += wall;
+        self.engine_time += wall;
         s.queries += 1;
         count_all(s, &outcomes, &waited, &source.text);
         let non_empty = outcomes[0].rows().is_some_and(|r| !r.rows.is_empty());
@@ -49,7 +46,8 @@ impl Campaign {
         if self.take_cut(s) {
             return Ok(());
         }
-        let judge = JudgeCx { names, schema: &at.graph.schema };
+        let names = self.names.clone();
+        let judge = JudgeCx { names: &names, schema: &at.graph.schema };
         // One case for every oracle: none of these reads its relation, which
         // becomes the oracle's name once one of them finds something.
         let mut ran = Ran { case: TestCase::single("source", source), outcomes: vec![outcomes] };
@@ -64,7 +62,7 @@ impl Campaign {
             }
             if let Verdict::Finding(f) = verdict {
                 ran.case.relation = o.kind().name().to_owned();
-                return self.handle(s, engine_time, *o, names, at, ran, f);
+                return self.handle(s, *o, at, ran, f);
             }
         }
         Ok(())
@@ -194,7 +192,6 @@ impl Campaign {
 pub(super) struct Counted<'c> {
     pub(super) campaign: &'c mut Campaign,
     pub(super) exec: ExecOptions,
-    pub(super) engine_time: &'c mut Duration,
     /// The longest an engine took on one query.
     pub(super) longest: Duration,
 }
@@ -204,7 +201,7 @@ impl Runs for Counted<'_> {
 
     fn run(&mut self, q: &CaseQuery) -> Result<Vec<Outcome>, CampaignError> {
         let (outcomes, waited, wall) = self.campaign.execute_with(q, self.exec)?;
-        *self.engine_time += wall;
+        self.campaign.engine_time += wall;
         self.longest = self.longest.max(waited.iter().copied().max().unwrap_or_default());
         Ok(outcomes)
     }

@@ -53,13 +53,10 @@ impl Campaign {
 
     /// A finding: counted if its signature is known, else confirmed by
     /// running its case again, reduced, and written.
-    #[expect(clippy::too_many_arguments, reason = "the loop's state, passed once")]
     pub(super) fn handle(
         &mut self,
         s: &mut Summary,
-        engine_time: &mut Duration,
         oracle: &dyn Oracle,
-        names: &[String],
         at: Position<'_>,
         ran: Ran,
         finding: Finding,
@@ -91,8 +88,9 @@ impl Campaign {
         if slow_check {
             exec.timeout = crate::work::longer_timeout(exec.timeout);
         }
-        let judge = JudgeCx { names, schema: &at.graph.schema };
-        let mut counted = Counted { campaign: self, exec, engine_time, longest: Duration::ZERO };
+        let names = self.names.clone();
+        let judge = JudgeCx { names: &names, schema: &at.graph.schema };
+        let mut counted = Counted { campaign: self, exec, longest: Duration::ZERO };
         let rechecked = recheck(&mut counted, oracle, &judge, &ran.case, 1, |f| f.signature == finding.signature)?;
         let longest = counted.longest;
         if self.take_cut(s) {
@@ -144,7 +142,7 @@ impl Campaign {
                 e.take_overhead();
             }
             let named = named?;
-            *engine_time += t.elapsed();
+            self.engine_time += t.elapsed();
             self.time.naming += t.elapsed().as_secs_f64();
             let spent = self.reduction_limits().time < MIN_REDUCTION;
             let seen = crate::report::Seen { seed: self.config.seed, graph: at.graph_index, case: at.case_index };
@@ -177,7 +175,7 @@ impl Campaign {
                 e.take_overhead();
             }
             let reduction = reduction?;
-            *engine_time += t.elapsed();
+            self.engine_time += t.elapsed();
             s.reduction_seconds.push(t.elapsed().as_secs_f64());
             self.time.reduction += t.elapsed().as_secs_f64();
             state = reduction.state;

@@ -18,9 +18,8 @@ use graphlancer_model::{Language, derive_rng, generate};
 use rand::Rng;
 use summary::{count_agreement, count_all, sample};
 
-use crate::case::Role;
 use crate::oracle::oracle;
-use crate::oracle::{BuildCx, CaseQuery, JudgeCx, Oracle, OracleKind, TestCase, Verdict};
+use crate::oracle::{CaseQuery, Oracle, OracleKind, TestCase};
 use crate::report::{ReportError, ReportStore};
 
 mod budget;
@@ -29,6 +28,7 @@ mod error;
 pub mod events;
 mod execute;
 mod findings;
+mod judge;
 mod summary;
 
 pub use config::{Budget, CampaignConfig, Part, PlanUse, Sent};
@@ -63,6 +63,10 @@ pub struct Campaign {
     overheads: Vec<Overhead>,
     /// Findings counted since the last tick, which sends them as events.
     found: Vec<events::Counted>,
+    /// Each engine's name, in order: what verdicts and reports call them.
+    names: Vec<String>,
+    /// Time inside the engines so far (the harness's own is the rest).
+    engine_time: Duration,
 }
 
 /// Queries a test case ran, with every engine's outcome on each.
@@ -171,7 +175,6 @@ impl Campaign {
         };
         let overheads = vec![Overhead::default(); engines.len()];
         Ok(Self {
-            engines,
             profile,
             config,
             store,
@@ -181,6 +184,9 @@ impl Campaign {
             time: WallTime::default(),
             overheads,
             found: Vec::new(),
+            names: engines.iter().map(|e| e.name().to_owned()).collect(),
+            engine_time: Duration::ZERO,
+            engines,
         })
     }
 
@@ -188,7 +194,7 @@ impl Campaign {
     /// case judged, each finding counted, and the end.
     pub fn run(&mut self, to: &mut dyn Subscriber) -> Result<Summary, CampaignError> {
         let started = Instant::now();
-        let names: Vec<String> = self.engines.iter().map(|e| e.name().to_owned()).collect();
+        let names = self.names.clone();
         let mut s = Summary {
             seed: self.config.seed,
             oracles: self.config.oracles.iter().map(|o| o.name().to_owned()).collect(),
@@ -224,7 +230,7 @@ impl Campaign {
         // Plans are read from each engine as named, not from its other configurations.
         let baselines: Vec<usize> =
             (0..names.len()).filter(|&i| crate::oracle::settings::baseline(&names, i) == i).collect();
-        let mut engine_time = Duration::ZERO;
+        self.engine_time = Duration::ZERO;
         let budget = self.config.budget;
         self.deadline = match budget {
             Budget::Time(t) => Some(started + t),
@@ -287,7 +293,7 @@ impl Campaign {
                         break 'graphs;
                     }
                     let at = Position { graph: &graph, graph_index, case_index };
-                    self.traversal(&mut s, &mut engine_time, &oracles, &names, at, &traversals, &mut used_steps)?;
+                    self.traversal(&mut s, &oracles, at, &traversals, &mut used_steps)?;
                     self.tick(&mut s, started, to);
                 }
                 continue;
@@ -333,7 +339,7 @@ impl Campaign {
 
                 let source = CaseQuery::source(&query);
                 let (outcomes, waited, wall) = self.execute_all(&source)?;
-                engine_time += wall;
+                self.engine_time += wall;
                 s.queries += 1;
                 count_all(&mut s, &outcomes, &waited, &source.text);
                 count_agreement(&mut s, &outcomes, &source.row_order());
@@ -356,130 +362,21 @@ impl Campaign {
                     }
                 }
 
-                // The oracles' test cases: those that only judge the source,
-                // and one (by weight) that runs queries of its own; when the
-                // one drawn cannot use this query, the next that can does.
-                let mut orng = derive_rng(self.config.seed, &[stream::ORACLE, graph_index, case_index]);
-                let no_filter = Vec::new();
-                let mut order: Vec<usize> = oracles
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, o)| !o.per_query() && !o.adds_queries())
-                    .map(|(i, _)| i)
-                    .collect();
-                if let Some(first) = weighted_index(&turns, &mut orng) {
-                    let at = turns.iter().position(|(i, _)| *i == first).unwrap_or(0);
-                    order.extend(turns[at..].iter().chain(&turns[..at]).filter(|(_, w)| *w > 0).map(|(i, _)| *i));
-                }
-                let mut groups: Vec<(usize, Ran)> = Vec::new();
-                let mut built_own = false;
-                for i in order {
-                    let o = &oracles[i];
-                    if o.adds_queries() && built_own {
-                        continue;
-                    }
-                    let only = self.config.relations.get(&o.kind()).unwrap_or(&no_filter);
-                    let build = BuildCx {
-                        generator: &generator,
-                        graph: &graph,
-                        profile: &profile,
-                        engines: names.len(),
-                        only,
-                        traversals: traversals.as_ref(),
-                    };
-                    match o.build(&query, &build, &mut orng) {
-                        Err(reason) => {
-                            let r = s.relations.entry(o.kind().name().to_owned()).or_default();
-                            *r.skipped.entry(reason.to_owned()).or_default() += 1;
-                        }
-                        Ok(case) => {
-                            built_own |= o.adds_queries();
-                            let mut all = Vec::with_capacity(case.queries.len());
-                            for q in &case.queries {
-                                if q.role == Role::Source && q.text == source.text {
-                                    all.push(outcomes.clone());
-                                    continue;
-                                }
-                                if self.cut || self.time_left().is_some_and(|l| l.is_zero()) {
-                                    // The case cannot be judged now: the rest is not run.
-                                    self.cut = true;
-                                    break;
-                                }
-                                let (o, waited, wall) = self.execute_all(q)?;
-                                engine_time += wall;
-                                s.followup_queries += 1;
-                                count_all(&mut s, &o, &waited, &q.text);
-                                all.push(o);
-                            }
-                            groups.push((i, Ran { case, outcomes: all }));
-                        }
-                    }
-                }
-                // Every query run, for the oracles that judge queries one by one.
-                let mut each = Ran { case: TestCase::single("source", source.clone()), outcomes: vec![outcomes] };
-                for (_, g) in &groups {
-                    for (q, o) in g.case.queries.iter().zip(&g.outcomes) {
-                        // Only the generated query itself is already there; a
-                        // group's own first query (a cross-language traversal)
-                        // is judged too.
-                        if !(q.role == Role::Source && q.text == source.text) {
-                            each.case.queries.push(q.clone());
-                            each.outcomes.push(o.clone());
-                        }
-                    }
-                }
-                if self.take_cut(&mut s) {
-                    self.tick(&mut s, started, to);
-                    continue;
-                }
-                let judge = JudgeCx { names: &names, schema: &graph.schema };
-                let mut verdict = None;
-                for (i, o) in oracles.iter().enumerate() {
-                    if !o.per_query() {
-                        continue;
-                    }
-                    if let Verdict::Finding(f) = o.judge(&judge, &each.case, &each.outcomes) {
-                        let q = f.query.unwrap_or(0);
-                        let mut case = TestCase::single(o.kind().name(), each.case.queries[q].clone());
-                        case.queries[0].role = each.case.queries[q].role.clone();
-                        verdict = Some((i, Ran { case, outcomes: vec![each.outcomes[q].clone()] }, f));
-                        break;
-                    }
-                }
-                if verdict.is_none() {
-                    for (i, ran) in groups {
-                        let v = oracles[i].judge(&judge, &ran.case, &ran.outcomes);
-                        let r = s.relations.entry(ran.case.relation.clone()).or_default();
-                        match v {
-                            Verdict::Pass => r.run += 1,
-                            Verdict::Skip(reason) => *r.skipped.entry(reason.to_owned()).or_default() += 1,
-                            Verdict::FeatureDifference(d) => {
-                                r.run += 1;
-                                let e = s.feature_differences.entry(format!("{}: {}", d.engine, d.construct));
-                                let e = e.or_default();
-                                e.count += 1;
-                                if e.query.is_empty() {
-                                    e.query = ran.case.queries.first().map(|q| q.text.clone()).unwrap_or_default();
-                                }
-                            }
-                            Verdict::Finding(f) => {
-                                r.run += 1;
-                                verdict = Some((i, ran, f));
-                                break;
-                            }
-                        }
-                    }
-                }
-                if let Some((i, ran, finding)) = verdict {
-                    let at = Position { graph: &graph, graph_index, case_index };
-                    self.handle(&mut s, &mut engine_time, oracles[i], &names, at, ran, finding)?;
-                }
+                let cx = QueryCx {
+                    oracles: &oracles,
+                    turns: &turns,
+                    generator: &generator,
+                    profile: &profile,
+                    traversals: traversals.as_ref(),
+                    at: Position { graph: &graph, graph_index, case_index },
+                };
+                self.oracles_on(&mut s, &cx, &query, &source, outcomes)?;
                 self.tick(&mut s, started, to);
             }
         }
         s.seconds = started.elapsed().as_secs_f64();
         s.queries_per_second = s.queries as f64 / s.seconds.max(1e-9);
-        s.harness_seconds = (started.elapsed().saturating_sub(engine_time)).as_secs_f64();
+        s.harness_seconds = (started.elapsed().saturating_sub(self.engine_time)).as_secs_f64();
         self.account(&mut s);
         if let Some(dialect) = &gremlin {
             s.dialect = dialect.name.clone();
@@ -547,6 +444,22 @@ impl Campaign {
     pub fn sent(&self) -> &[Sent] {
         &self.sent
     }
+}
+
+/// What the oracles of one generated query need beside the campaign.
+struct QueryCx<'a, 'g> {
+    /// The campaign's oracles, in the order verdicts are asked for.
+    oracles: &'a [&'static dyn Oracle],
+    /// The oracles that run queries of their own, with their weights.
+    turns: &'a [(usize, u32)],
+    /// The generator of this graph.
+    generator: &'a Generator<'g>,
+    /// The profile generated from.
+    profile: &'a DialectProfile,
+    /// The traversal generator, for the cross-language oracle.
+    traversals: Option<&'a TraversalGenerator<'g>>,
+    /// Where the query came from.
+    at: Position<'g>,
 }
 
 /// Where in the campaign a case came from.
