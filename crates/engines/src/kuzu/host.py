@@ -73,18 +73,45 @@ class KuzuHost:
         for name, value in self.settings:
             self.conn.execute(f"CALL {name}={value}")
         self.groups = {}
-        for statement in self.script:
+        tables = [s for s in self.script if TABLE.match(s)]
+        data = [s for s in self.script if not TABLE.match(s)]
+        for statement in tables:
             group = GROUP.match(statement)
             if group:
                 for src, dst in re.findall(r"FROM\s+(\w+)\s+TO\s+(\w+)", statement):
                     self.groups[f"{group.group(1)}_{src}_{dst}"] = group.group(1)
             self.conn.execute(statement)
+        self.insert(data)
         self.identities = {}
         if self.script:
             result = self.conn.execute("MATCH (n) RETURN id(n), n.gid")
             while result.has_next():
                 internal, gid = result.get_next()
                 self.identities[internal_key(internal)] = gid
+
+    def insert(self, statements):
+        """Runs the data statements in one transaction where the release
+        takes one: each statement its own transaction made an old release's
+        load (0.1.0, on disk) two and a half times as slow. A failure undoes
+        the transaction, and the statements run one by one instead."""
+        if self.transactions and len(statements) > 1:
+            try:
+                self.conn.execute("BEGIN TRANSACTION")
+            except Exception:
+                self.transactions = False
+            else:
+                try:
+                    for statement in statements:
+                        self.conn.execute(statement)
+                    self.conn.execute("COMMIT")
+                    return
+                except Exception:
+                    try:
+                        self.conn.execute("ROLLBACK")
+                    except Exception:
+                        pass
+        for statement in statements:
+            self.conn.execute(statement)
 
     def load(self, statements):
         self.script = list(statements)
@@ -196,6 +223,9 @@ class KuzuHost:
 
 
 GROUP = re.compile(r"CREATE REL TABLE GROUP\s+(\w+)\s*\(")
+# A statement that declares a table: it runs before the data, outside the
+# data's transaction (old releases refuse DDL inside one).
+TABLE = re.compile(r"\s*CREATE\s+(NODE|REL)\s+TABLE\b", re.IGNORECASE)
 
 
 def package_version(module_name):
