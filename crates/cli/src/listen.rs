@@ -1,7 +1,7 @@
 //! The listeners of `graphlancer run`: what it shows and writes as a
 //! campaign's events arrive ([`graphlancer_oracles::campaign::events`]).
 //! The progress display is a bar in a terminal and plain lines in a log;
-//! JUnit and the HTML page are written when the campaign ends.
+//! JUnit and the HTML page are written when the campaign ends ([`AtEnd`]).
 
 use std::cell::Cell;
 use std::io::IsTerminal as _;
@@ -110,48 +110,23 @@ impl StatusLines {
     }
 }
 
-/// `--junit FILE`, written from the final summary.
-pub(crate) struct JUnit {
-    path: PathBuf,
+/// A file written from the final summary: `--junit FILE`, `--html`. What
+/// it could not write is said after the summary, which is printed first.
+pub(crate) struct AtEnd<F> {
+    write: F,
     failed: Option<String>,
 }
 
-impl JUnit {
-    pub(crate) fn new(path: &Path) -> Self {
-        Self { path: path.to_owned(), failed: None }
+impl<F: FnMut(&Summary) -> anyhow::Result<()>> AtEnd<F> {
+    pub(crate) fn new(write: F) -> Self {
+        Self { write, failed: None }
     }
 }
 
-impl Subscriber for JUnit {
+impl<F: FnMut(&Summary) -> anyhow::Result<()>> Subscriber for AtEnd<F> {
     fn on(&mut self, event: &Event<'_>) {
         if let Event::Finished(s) = event {
-            self.failed = crate::junit::write(&self.path, s).err().map(|e| format!("{e:#}"));
-        }
-    }
-
-    fn failure(&self) -> Option<String> {
-        self.failed.clone()
-    }
-}
-
-/// `--html`: `OUT/report.html`, written from the final summary.
-pub(crate) struct Html {
-    out: PathBuf,
-    failed: Option<String>,
-}
-
-impl Html {
-    pub(crate) fn new(out: &Path) -> Self {
-        Self { out: out.to_owned(), failed: None }
-    }
-}
-
-impl Subscriber for Html {
-    fn on(&mut self, event: &Event<'_>) {
-        if let Event::Finished(s) = event {
-            self.failed = crate::report::write_page(&self.out, s)
-                .err()
-                .map(|e| format!("{}: cannot write report.html: {e:#}", self.out.display()));
+            self.failed = (self.write)(s).err().map(|e| format!("{e:#}"));
         }
     }
 

@@ -14,6 +14,7 @@ use graphlancer_oracles::reduce::Limits;
 use graphlancer_oracles::{Campaign, CampaignConfig, OracleKind, Summary};
 
 use crate::common::open_all;
+use crate::listen::AtEnd;
 
 /// Options of `graphlancer run`.
 #[derive(Debug, clap::Args)]
@@ -261,8 +262,15 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
     };
     let mut progress = crate::listen::Progress::new(budget, args.json, &args.out);
     let mut file = SummaryFile::new(&args.out);
-    let mut junit = args.junit.as_deref().map(crate::listen::JUnit::new);
-    let mut html = args.html.then(|| crate::listen::Html::new(&args.out));
+    let mut junit = args.junit.as_deref().map(|path| AtEnd::new(move |s: &Summary| crate::junit::write(path, s)));
+    let out = args.out.as_path();
+    let mut html = args.html.then(|| {
+        AtEnd::new(move |s: &Summary| {
+            crate::report::write_page(out, s)
+                .map(drop)
+                .with_context(|| format!("{}: cannot write report.html", out.display()))
+        })
+    });
     // The summary file first: the others may read what it wrote.
     let mut listeners: Vec<&mut dyn Subscriber> = vec![&mut file, &mut progress];
     listeners.extend(junit.as_mut().map(|j| j as &mut dyn Subscriber));
