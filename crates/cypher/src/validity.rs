@@ -43,6 +43,13 @@ pub enum Refusal {
     /// A variable read where no clause bound it: a SyntaxError
     /// UndefinedVariable.
     UndefinedVariable,
+    /// An aggregate in a WHERE, or in the ORDER BY of a projection that
+    /// aggregates nothing: a SyntaxError InvalidAggregation.
+    InvalidAggregation,
+    /// Two columns of one WITH or RETURN under one name (`RETURN 1 AS a,
+    /// 2 AS a`): TCK `Return4` scenario 10, `With4` scenario 4, SyntaxError
+    /// ColumnNameConflict.
+    ColumnNameConflict,
 }
 
 impl Refusal {
@@ -69,10 +76,15 @@ impl Refusal {
                 "a variable already bound, named by a clause that creates it (VariableAlreadyBound)"
             }
             Refusal::UndefinedVariable => "a variable no clause bound (UndefinedVariable)",
+            Refusal::ColumnNameConflict => "two columns of one projection under one name (ColumnNameConflict)",
+            Refusal::InvalidAggregation => {
+                "an aggregate in a WHERE, or sorting a projection that aggregates nothing (InvalidAggregation)"
+            }
         }
     }
 }
 
+mod aggregation;
 mod scope;
 mod types;
 mod variables;
@@ -94,7 +106,9 @@ pub fn neo4j_refuses(query: &Query) -> Option<Refusal> {
         })
     };
     let unbound = || scope::undefined(query).then_some(Refusal::UndefinedVariable);
-    found.or_else(unbound).or_else(bindings).or_else(|| {
+    let misplaced = || aggregation::misplaced(query).then_some(Refusal::InvalidAggregation);
+    let columns = || aggregation::same_column_names(query).then_some(Refusal::ColumnNameConflict);
+    found.or_else(misplaced).or_else(columns).or_else(unbound).or_else(bindings).or_else(|| {
         types::wrong_operand(query).map(|w| match w {
             types::Wrong::Operand => Refusal::WrongOperandType,
             types::Wrong::Property => Refusal::PropertyOfNonMap,
@@ -269,6 +283,8 @@ mod tests {
             "CREATE (n:Foo)-[:T1]->(), (n:Bar)-[:T2]->()",
             "MATCH ()-[r]->() CREATE ()-[r:T]->()",
             "MATCH (a) MERGE (a:L)",
+            "MATCH p = (p)-[]-() RETURN p",
+            "MATCH p = ()-[p]->() RETURN p",
         ] {
             assert_eq!(refused(text), Some(Refusal::VariableAlreadyBound), "{text}");
         }
@@ -305,6 +321,31 @@ mod tests {
             "MATCH (n) CALL { WITH n RETURN n.k AS k } RETURN k",
             "MATCH (n) SET n.k = 1 WITH n REMOVE n.k RETURN n",
             "MATCH (n) WITH * RETURN n",
+        ] {
+            assert_eq!(refused(text), None, "{text}");
+        }
+    }
+
+    /// TCK MatchWhere1 [15], ReturnOrderBy2 [14], WithOrderBy2 [25].
+    #[test]
+    fn an_aggregate_in_a_where_or_sorting_a_plain_projection_is_refused() {
+        for text in [
+            "MATCH (a) WHERE count(a) > 10 RETURN a",
+            "MATCH (n) RETURN n.num1 ORDER BY max(n.num2)",
+            "MATCH (n) WITH n.num1 AS foo ORDER BY n.name, max(n.num2) RETURN foo AS foo",
+            "MATCH (n) WITH n, count(*) AS c WHERE count(*) > 1 RETURN n",
+            "MATCH (n) CALL { WITH n MATCH (m) WHERE max(m.k) > 1 RETURN m } RETURN n",
+        ] {
+            assert_eq!(refused(text), Some(Refusal::InvalidAggregation), "{text}");
+        }
+        for text in ["RETURN 1 AS a, 2 AS a", "WITH 1 AS a, 2 AS a RETURN a", "MATCH (n) RETURN n, n"] {
+            assert_eq!(refused(text), Some(Refusal::ColumnNameConflict), "{text}");
+        }
+        assert_eq!(refused("MATCH (n) WITH *, n.k AS k RETURN 1 AS a UNION RETURN 2 AS a"), None);
+        for text in [
+            "MATCH (n) RETURN n.k AS k, count(*) AS c ORDER BY count(*)",
+            "MATCH (n) WITH n.k AS k, max(n.j) AS m ORDER BY m WHERE m > 1 RETURN k",
+            "MATCH (n) WHERE size([x IN [1, 2] | x]) > 1 RETURN count(*) AS c",
         ] {
             assert_eq!(refused(text), None, "{text}");
         }

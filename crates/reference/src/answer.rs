@@ -95,7 +95,9 @@ impl Failure {
             | R::WrongOperandType
             | R::VariableTypeConflict
             | R::VariableAlreadyBound
-            | R::UndefinedVariable => ErrorClass::Syntax,
+            | R::UndefinedVariable
+            | R::InvalidAggregation
+            | R::ColumnNameConflict => ErrorClass::Syntax,
             R::PropertyOfNonMap => ErrorClass::Type,
             R::StringPositionOutOfRange => ErrorClass::Argument,
         };

@@ -98,6 +98,11 @@ fn kind_of(e: &Expr, env: &Env) -> Kind {
 /// which make what they name unless it is a bound node they only join.
 fn pattern(p: &PathPattern, env: &mut Env, creates: bool) -> Result<(), Conflict> {
     if let Some(name) = &p.name {
+        // `p = (p)-[]-()`, `p = ()-[p]-()`: the path's own parts name it (TCK
+        // `Match6` 23, 24); the first variable is the path's name.
+        if p.variables().skip(1).any(|v| v == name) {
+            return Err(Conflict::AlreadyBound);
+        }
         match env.get(name) {
             Some(Kind::Path) => return Err(Conflict::AlreadyBound),
             Some(Kind::Unknown) | None => {}
