@@ -6,7 +6,7 @@
 //! each names its source. Only rules the generator can break are here: the
 //! generator avoids the rest by construction (scope, types, aliases).
 
-use crate::ast::{Clause, Expr, PathPattern, Query, SetItem};
+use crate::ast::{Expr, Query};
 use graphlancer_model::Value;
 
 /// Why Neo4j 5 refuses a query.
@@ -50,6 +50,10 @@ pub enum Refusal {
     /// 2 AS a`): TCK `Return4` scenario 10, `With4` scenario 4, SyntaxError
     /// ColumnNameConflict.
     ColumnNameConflict,
+    /// A pattern used as a value (`RETURN (n)-->()`, `size((a)-->())`):
+    /// TCK `Pattern1` scenarios 22–24, `List6` scenario 6, SyntaxError
+    /// UnexpectedSyntax.
+    PatternAsValue,
 }
 
 impl Refusal {
@@ -76,6 +80,7 @@ impl Refusal {
                 "a variable already bound, named by a clause that creates it (VariableAlreadyBound)"
             }
             Refusal::UndefinedVariable => "a variable no clause bound (UndefinedVariable)",
+            Refusal::PatternAsValue => "a pattern used as a value, not as a predicate (UnexpectedSyntax)",
             Refusal::ColumnNameConflict => "two columns of one projection under one name (ColumnNameConflict)",
             Refusal::InvalidAggregation => {
                 "an aggregate in a WHERE, or sorting a projection that aggregates nothing (InvalidAggregation)"
@@ -85,6 +90,10 @@ impl Refusal {
 }
 
 mod aggregation;
+mod patterns;
+mod walk;
+
+pub(crate) use walk::each_expr;
 mod scope;
 mod types;
 mod variables;
@@ -108,7 +117,8 @@ pub fn neo4j_refuses(query: &Query) -> Option<Refusal> {
     let unbound = || scope::undefined(query).then_some(Refusal::UndefinedVariable);
     let misplaced = || aggregation::misplaced(query).then_some(Refusal::InvalidAggregation);
     let columns = || aggregation::same_column_names(query).then_some(Refusal::ColumnNameConflict);
-    found.or_else(misplaced).or_else(columns).or_else(unbound).or_else(bindings).or_else(|| {
+    let pattern = || patterns::as_value(query).then_some(Refusal::PatternAsValue);
+    found.or_else(misplaced).or_else(columns).or_else(pattern).or_else(unbound).or_else(bindings).or_else(|| {
         types::wrong_operand(query).map(|w| match w {
             types::Wrong::Operand => Refusal::WrongOperandType,
             types::Wrong::Property => Refusal::PropertyOfNonMap,
@@ -148,64 +158,6 @@ fn refusal(e: &Expr) -> Option<Refusal> {
             bad.then_some(Refusal::StringPositionOutOfRange)
         }
         _ => None,
-    }
-}
-
-/// Calls `f` on every expression of `clauses` and their sub-expressions,
-/// FOREACH and CALL bodies included.
-pub(crate) fn each_expr(clauses: &[Clause], f: &mut dyn FnMut(&Expr)) {
-    for c in clauses {
-        match c {
-            Clause::Match { patterns, guard, predicate, .. } => {
-                patterns.iter().for_each(|p| pattern_exprs(p, f));
-                guard.iter().chain(predicate.iter()).for_each(|e| e.walk(f));
-            }
-            Clause::Create { patterns } => patterns.iter().for_each(|p| pattern_exprs(p, f)),
-            Clause::Merge { pattern, on_create, on_match } => {
-                pattern_exprs(pattern, f);
-                set_items(on_create.iter().chain(on_match), f);
-            }
-            Clause::Unwind { list, .. } => list.walk(f),
-            Clause::With(p) | Clause::Return(p) => {
-                p.items.iter().map(|(e, _)| e).chain(p.order_by.iter().map(|(e, _)| e)).for_each(|e| e.walk(f));
-                if let Some(w) = &p.predicate {
-                    w.walk(f);
-                }
-            }
-            Clause::Set { items } => set_items(items.iter(), f),
-            Clause::Remove { .. } | Clause::Delete { .. } => {}
-            Clause::Foreach { list, body, .. } => {
-                list.walk(f);
-                each_expr(body, f);
-            }
-            Clause::Call { body, union_all, .. } => {
-                for b in std::iter::once(body).chain(union_all) {
-                    each_expr(&b.clauses, f);
-                }
-            }
-            Clause::Procedure { predicate, .. } => {
-                if let Some(p) = predicate {
-                    p.walk(f);
-                }
-            }
-        }
-    }
-}
-
-/// The property values a path pattern's nodes and relationships ask for.
-fn pattern_exprs(p: &PathPattern, f: &mut dyn FnMut(&Expr)) {
-    let props =
-        std::iter::once(&p.start.properties).chain(p.hops.iter().flat_map(|(r, n)| [&r.properties, &n.properties]));
-    props.flatten().for_each(|(_, e)| e.walk(f));
-}
-
-fn set_items<'a>(items: impl Iterator<Item = &'a SetItem>, f: &mut dyn FnMut(&Expr)) {
-    for i in items {
-        match i {
-            SetItem::Property(_, _, e) => e.walk(f),
-            SetItem::MergeMap(_, m) | SetItem::ReplaceMap(_, m) => m.iter().for_each(|(_, e)| e.walk(f)),
-            SetItem::Label(..) => {}
-        }
     }
 }
 
@@ -342,6 +294,26 @@ mod tests {
             assert_eq!(refused(text), Some(Refusal::ColumnNameConflict), "{text}");
         }
         assert_eq!(refused("MATCH (n) WITH *, n.k AS k RETURN 1 AS a UNION RETURN 2 AS a"), None);
+    }
+
+    /// TCK Pattern1 [22]-[24], List6 [6].
+    #[test]
+    fn a_pattern_used_as_a_value_is_refused() {
+        for text in [
+            "MATCH (n) RETURN (n)-[]->()",
+            "MATCH (n) WITH (n)-[]->() AS x RETURN x",
+            "MATCH (n) SET n.prop = head(nodes(head((n)-[:REL]->()))).foo",
+            "MATCH (a), (b), (c) RETURN size((a)-[:REL]->(b))",
+        ] {
+            assert_eq!(refused(text), Some(Refusal::PatternAsValue), "{text}");
+        }
+        for text in [
+            "MATCH (n) WHERE (n)-->() RETURN n",
+            "MATCH (n) RETURN NOT (n)-->() AS f",
+            "MATCH (n) RETURN size([(n)-->(m) | m]) AS s",
+        ] {
+            assert_eq!(refused(text), None, "{text}");
+        }
         for text in [
             "MATCH (n) RETURN n.k AS k, count(*) AS c ORDER BY count(*)",
             "MATCH (n) WITH n.k AS k, max(n.j) AS m ORDER BY m WHERE m > 1 RETURN k",

@@ -789,3 +789,12 @@ fn a_finding_no_fresh_load_shows_is_marked_not_replayed() {
     assert!(reduction.reduced.is_none());
     assert_eq!(reduction.state, crate::report::ReductionState::NotReplayed);
 }
+
+#[test]
+fn a_valid_case_is_never_reduced_to_a_pattern_used_as_a_value() {
+    let rows = |q: &str| vec![vec![Value::Int(1)]; if q.contains("->") { 2 } else { 1 }];
+    let (a, _) = Fake::new("a", move |q| Outcome::Rows(ResultSet::new(vec!["y".into()], rows(q))));
+    let reduced = reduce_against_one_row(a, "MATCH (n) RETURN NOT (n)-->() AS y").reduced.expect("reduced");
+    let q = &reduced.case.queries[0];
+    assert_eq!(graphlancer_cypher::validity::neo4j_refuses(q.cypher_ast().expect("Cypher")), None, "{}", q.text);
+}

@@ -97,7 +97,8 @@ impl Failure {
             | R::VariableAlreadyBound
             | R::UndefinedVariable
             | R::InvalidAggregation
-            | R::ColumnNameConflict => ErrorClass::Syntax,
+            | R::ColumnNameConflict
+            | R::PatternAsValue => ErrorClass::Syntax,
             R::PropertyOfNonMap => ErrorClass::Type,
             R::StringPositionOutOfRange => ErrorClass::Argument,
         };

@@ -12,6 +12,7 @@ use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
 use graphlancer_cypher::ast::Query;
+use graphlancer_cypher::validity::neo4j_refuses;
 use graphlancer_engines::{Engine, EngineError, ExecOptions, Outcome};
 use graphlancer_model::Graph;
 use serde::{Deserialize, Serialize};
@@ -246,6 +247,7 @@ impl Reducer<'_> {
             // only where no engine's answer changes without it.
             guards: !self.oracle.compares_a_pair(),
             tries: 1,
+            valid: case.queries.iter().all(|q| q.cypher_ast().is_some_and(|a| neo4j_refuses(a).is_none())),
         }
     }
 
@@ -469,7 +471,7 @@ impl Reducer<'_> {
                 else {
                     continue;
                 };
-                if self.admissible(&group) && self.attempt_against(state, run, group, answers)? {
+                if self.admissible(&group, run) && self.attempt_against(state, run, group, answers)? {
                     continue 'improve;
                 }
             }
@@ -538,9 +540,10 @@ impl Reducer<'_> {
 
     /// Variables renamed `n0, r0, p0, a0, ...` in order of appearance, one
     /// renaming for the whole group, kept when the finding holds.
-    /// Whether a candidate group may be tried: every query types, and
-    /// writes no key the dialect would ignore.
-    fn admissible(&self, group: &[CaseQuery]) -> bool {
+    /// Whether a candidate group may be tried: every query types, writes
+    /// no key the dialect would ignore, and is valid by Neo4j 5 where the
+    /// case was.
+    fn admissible(&self, group: &[CaseQuery], run: &Run<'_>) -> bool {
         // Where no answer is compared, as the crash preset generates them:
         // entities stay in scope after a DELETE.
         use crate::oracle::OracleKind;
@@ -551,6 +554,7 @@ impl Reducer<'_> {
             c.cypher_ast().is_some_and(|q| {
                 graphlancer_cypher::check::result_types_with(q, self.judge.schema, rules).is_ok()
                     && (!self.set_keys_on_every_table || sets_keys_every_table_has(q, self.judge.schema))
+                    && (!run.valid || neo4j_refuses(q).is_none())
             })
         })
     }
@@ -571,7 +575,7 @@ impl Reducer<'_> {
         run: &mut Run<'_>,
         group: Vec<CaseQuery>,
     ) -> Result<(), EngineError> {
-        if group == state.group || !self.admissible(&group) {
+        if group == state.group || !self.admissible(&group, run) {
             return Ok(());
         }
         run.attempts += 1;
@@ -657,6 +661,10 @@ struct Run<'c> {
     /// Runs of a candidate before it is judged not to show the finding:
     /// more than one for a finding the case itself shows only now and then.
     tries: u32,
+    /// Whether every query of the case is one Neo4j 5 accepts: then every
+    /// candidate must be too, so no reduction turns a valid case into one
+    /// whose difference is only what an invalid query does.
+    valid: bool,
 }
 
 impl Run<'_> {
