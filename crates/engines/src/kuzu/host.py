@@ -73,8 +73,9 @@ class KuzuHost:
         for name, value in self.settings:
             self.conn.execute(f"CALL {name}={value}")
         self.groups = {}
-        tables = [s for s in self.script if TABLE.match(s)]
-        data = [s for s in self.script if not TABLE.match(s)]
+        tables, data = [], []
+        for statement in self.script:
+            (tables if TABLE.match(statement) else data).append(statement)
         for statement in tables:
             group = GROUP.match(statement)
             if group:

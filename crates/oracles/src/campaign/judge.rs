@@ -27,6 +27,8 @@ impl Campaign {
         // one drawn cannot use this query, the next that can does.
         let mut orng = derive_rng(self.config.seed, &[stream::ORACLE, cx.at.graph_index, cx.at.case_index]);
         let no_filter = Vec::new();
+        // The generated query itself, which a group may hold too: its answers are not asked for twice.
+        let is_source = |q: &CaseQuery| q.role == Role::Source && q.text == source.text;
         let mut order: Vec<usize> = cx
             .oracles
             .iter()
@@ -63,7 +65,7 @@ impl Campaign {
                     built_own |= o.adds_queries();
                     let mut all = Vec::with_capacity(case.queries.len());
                     for q in &case.queries {
-                        if q.role == Role::Source && q.text == source.text {
+                        if is_source(q) {
                             all.push(outcomes.clone());
                             continue;
                         }
@@ -89,7 +91,7 @@ impl Campaign {
                 // Only the generated query itself is already there; a
                 // group's own first query (a cross-language traversal)
                 // is judged too.
-                if !(q.role == Role::Source && q.text == source.text) {
+                if !is_source(q) {
                     each.case.queries.push(q.clone());
                     each.outcomes.push(o.clone());
                 }
@@ -107,8 +109,7 @@ impl Campaign {
             }
             if let Verdict::Finding(f) = o.judge(&judge, &each.case, &each.outcomes) {
                 let q = f.query.unwrap_or(0);
-                let mut case = TestCase::single(o.kind().name(), each.case.queries[q].clone());
-                case.queries[0].role = each.case.queries[q].role.clone();
+                let case = TestCase::single(o.kind().name(), each.case.queries[q].clone());
                 verdict = Some((i, Ran { case, outcomes: vec![each.outcomes[q].clone()] }, f));
                 break;
             }

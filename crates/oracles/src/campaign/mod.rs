@@ -64,7 +64,8 @@ pub struct Campaign {
     /// Findings counted since the last tick, which sends them as events.
     found: Vec<events::Counted>,
     /// Each engine's name, in order: what verdicts and reports call them.
-    names: Vec<String>,
+    /// Shared, so lending them while the engines are borrowed costs no copy.
+    names: Arc<[String]>,
     /// Time inside the engines so far (the harness's own is the rest).
     engine_time: Duration,
 }
