@@ -217,7 +217,7 @@ fn keys<'e>(before: &[Clause], keys: impl Iterator<Item = &'e Expr>, schema: &Sc
 }
 
 /// Whether `e` reads nothing of a row: no variable, no pattern.
-fn constant(e: &Expr) -> bool {
+pub(crate) fn constant(e: &Expr) -> bool {
     let mut reads = false;
     e.walk(&mut |x| {
         reads |= matches!(
@@ -483,6 +483,9 @@ impl Prober<'_, '_> {
     /// the bug.
     fn after_writes(&mut self, prefix: &[Clause]) -> Result<Culprit, EngineError> {
         let (last, before) = prefix.split_last().expect("a clause");
+        if let Some(filter) = self.filter(before, last)? {
+            return Ok(named(prefix, filter));
+        }
         if !matches!(last, Clause::Match { .. }) || !before.iter().any(Clause::is_write) {
             return Ok(named(prefix, self.rows_after(before, last)));
         }
@@ -492,6 +495,27 @@ impl Prober<'_, '_> {
         // Which kind of read misses the write is the engine's plan's choice
         // (Grafeo misses writes in MATCH and OPTIONAL MATCH alike): one name.
         Ok(named(prefix, Kind::ReadAfterWrites))
+    }
+
+    /// For a MATCH whose rows differ only with its WHERE: the filter, named
+    /// apart from the pattern it filters (Kuzu 0.1.0 ignoring a constant
+    /// false WHERE made one report per pattern shape, 15 for one bug). The
+    /// predicate's values agreed (a differing one is named by descent
+    /// first), so what differs is which rows it lets through.
+    fn filter(&mut self, before: &[Clause], last: &Clause) -> Result<Option<Kind>, EngineError> {
+        let Clause::Match { optional, patterns, guard, predicate: Some(p) } = last else { return Ok(None) };
+        let mut open = before.to_vec();
+        open.push(Clause::Match {
+            optional: *optional,
+            patterns: patterns.clone(),
+            guard: guard.clone(),
+            predicate: None,
+        });
+        if !matches!(self.probe(&open, Expr::lit(Value::Int(0)))?, Probe::Same) {
+            return Ok(None);
+        }
+        let of = if constant(p) { "WHERE,constant" } else { "WHERE" };
+        Ok(Some(Kind::RowsAfter(of.into())))
     }
 
     /// The first write of `clauses` after which the engines hold different

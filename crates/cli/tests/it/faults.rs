@@ -211,7 +211,8 @@ fn a_campaign_survives_a_killed_and_a_stopped_kuzu_host() {
 /// plain MATCH of the same parts does not keeps its OPTIONAL (the crash
 /// site would be named MATCH if the plain one crashed too); and FalkorDB's
 /// crash on a DISTINCT percentile is one signature whether the aggregate
-/// sits in a WITH or in the final RETURN.
+/// sits in a WITH or in the final RETURN. A value that crashes Kuzu 0.1.0
+/// returned on its own (`rtrim('')`) names the crash wherever it sits.
 #[test]
 fn a_crash_is_named_by_the_clause_it_happens_at() {
     for (name, site) in [
@@ -220,6 +221,8 @@ fn a_crash_is_named_by_the_clause_it_happens_at() {
         ("optional", "at:OPTIONAL MATCH,pattern:parts"),
         ("percentile-with", "at:projection"),
         ("percentile-return", "at:projection"),
+        ("rtrim-with", "at:value:fn:rtrim"),
+        ("rtrim-where", "at:value:fn:rtrim"),
     ] {
         let (dir, case) = reduced_fixture("crash-at", name);
         assert_eq!(case["signature"]["shape"], site, "{name}: {}", case["query"]);

@@ -196,3 +196,43 @@ fn every_release_loads_reads_writes_and_errors() {
         }
     }
 }
+
+/// Kuzu 0.1.0 ignores a constant false WHERE (kuzu #2588): localized
+/// against the reference, every pattern it filters gives the one name of
+/// the filter, not one name per pattern shape.
+#[test]
+fn an_ignored_where_is_one_name_whatever_it_filters() {
+    use graphlancer_oracles::localize::{Symptom, localize};
+    let g = kuzu_graph(3, 20, 30);
+    let reference = graphlancer_reference::open(&EngineSpec::Reference, &OpenOptions { host_command: grafeo_host() });
+    let mut engines = vec![start("kuzu@0.1.0"), reference.expect("opens")];
+    for e in &mut engines {
+        e.load(&g).expect("loads");
+    }
+    let mut names = Vec::new();
+    for text in [
+        "MATCH (n0) WHERE false RETURN count(*) AS a0",
+        "MATCH (n0)-[r0]->(n1)-[r1]->(n2) WHERE 1 > 2 RETURN count(*) AS a0",
+        "MATCH (n0) OPTIONAL MATCH (n0)-[r0]-(n1) WHERE false RETURN count(n1) AS a0",
+    ] {
+        let query = graphlancer_cypher::parse::parse(text).expect("parses");
+        let answers: Vec<Outcome> = engines
+            .iter_mut()
+            .map(|e| e.execute(&graphlancer_cypher::render(&query), &ExecOptions::default()).expect("runs"))
+            .collect();
+        assert_ne!(rows(answers[0].clone()).rows, rows(answers[1].clone()).rows, "0.1.0 filters {text} right");
+        let culprit = localize(
+            &mut engines,
+            &ExecOptions::default(),
+            &g.schema,
+            &query,
+            (&answers[0], &answers[1]),
+            (0, 1),
+            Symptom::Values,
+        )
+        .expect("engines answer")
+        .expect("localized");
+        names.push(culprit.kind.to_string());
+    }
+    assert_eq!(names, vec!["rows-after(WHERE,constant)"; 3]);
+}

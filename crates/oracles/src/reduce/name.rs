@@ -167,10 +167,58 @@ impl Reducer<'_> {
                 }
             }
         }
+        let site = match self.crashing_value(run, &query.role, &clause)? {
+            Some(value) => format!("at:value:{value}"),
+            None => format!("at:{}", crash_site_name(&clause)),
+        };
         if let Some((_, _, finding)) = state.best.as_mut() {
-            finding.signature.shape = Some(format!("at:{}", crash_site_name(&clause)));
+            finding.signature.shape = Some(site);
         }
         Ok(())
+    }
+
+    /// The kind of the smallest sub-expression of the crash site that
+    /// reads no row and crashes the engine returned on its own: the crash
+    /// is in computing that value, wherever the query computes it (Kuzu
+    /// 0.1.0's `rtrim('')` crashed in a WITH and in a WHERE: two sites, one
+    /// bug).
+    fn crashing_value(
+        &mut self,
+        run: &mut Run<'_>,
+        role: &crate::case::Role,
+        clause: &Clause,
+    ) -> Result<Option<String>, EngineError> {
+        /// Sub-expressions that read no row, children before parents.
+        fn closed(e: &Expr, out: &mut Vec<Expr>) {
+            for child in e.children() {
+                closed(child, out);
+            }
+            // An aggregate is its projection's: FalkorDB's DISTINCT
+            // percentiles crash as percentileCont and percentileDisc alike.
+            let value = !matches!(e, Expr::Literal(_)) && !e.has_aggregate();
+            if value && crate::localize::constant(e) && !out.contains(e) {
+                out.push(e.clone());
+            }
+        }
+        let mut clause = clause.clone();
+        let mut candidates = Vec::new();
+        for slot in slots(&mut clause) {
+            closed(slot, &mut candidates);
+        }
+        for value in candidates.into_iter().take(CRASH_VALUES) {
+            if run.spent() {
+                break;
+            }
+            let probe = crate::localize::returning(&[], vec![(value.clone(), "x".into())]);
+            if result_types(&probe, self.judge.schema).is_err() {
+                continue;
+            }
+            run.attempts += 1;
+            if self.trial(run, vec![CaseQuery::new(role, probe, None)])?.is_some() {
+                return Ok(Some(expr_kind(&value, None)));
+            }
+        }
+        Ok(None)
     }
 
     /// For different values or numbers of rows on a pair of engines, the
@@ -212,6 +260,9 @@ impl Reducer<'_> {
         Ok(())
     }
 }
+
+/// How many closed values of a crash site are tried on their own.
+const CRASH_VALUES: usize = 6;
 
 /// An operand made non-null by [`pin_null_operand`].
 pub(super) struct Pinned {
