@@ -151,22 +151,7 @@ impl Reducer<'_> {
             }
         }
         let Some(at) = site else { return Ok(()) };
-        let mut clause = clauses[at].clone();
-        // An OPTIONAL MATCH that crashes as a plain MATCH too crashes in
-        // the matching both share: one name for both.
-        let mut plain = clause.clone();
-        if let Clause::Match { optional: optional @ true, .. } = &mut plain {
-            *optional = false;
-            let mut cut: Vec<Clause> = clauses[..at].to_vec();
-            cut.push(plain.clone());
-            let cut = crate::localize::returning(&cut, constant());
-            if !run.spent() && result_types(&cut, self.judge.schema).is_ok() {
-                run.attempts += 1;
-                if self.trial(run, vec![CaseQuery::new(&query.role, cut, None)])?.is_some() {
-                    clause = plain;
-                }
-            }
-        }
+        let clause = self.crash_needs(run, &query.role, &clauses[..at], clauses[at].clone())?;
         let site = match self.crashing_value(run, &query.role, &clause)? {
             Some(value) => format!("at:value:{value}"),
             None => format!("at:{}", crash_site_name(&clause)),
@@ -175,6 +160,52 @@ impl Reducer<'_> {
             finding.signature.shape = Some(site);
         }
         Ok(())
+    }
+
+    /// The crash site `clause` without what its crash does not need: each
+    /// edit of the clause that changes its shape (its WHERE, OPTIONAL, a
+    /// comma part, a hop, a direction, a path name, a property map) is kept
+    /// when the query cut after it still crashes. The shape left names the
+    /// crash, so the parts of a pattern the reducer could not remove do not
+    /// split one crash into several reports (Kuzu 0.6.0's crash extending a
+    /// rebound node made five, one per pattern shape); an OPTIONAL MATCH
+    /// that crashes as a plain MATCH too is named MATCH.
+    fn crash_needs(
+        &mut self,
+        run: &mut Run<'_>,
+        role: &crate::case::Role,
+        before: &[Clause],
+        mut clause: Clause,
+    ) -> Result<Clause, EngineError> {
+        use super::edit::{Edit, apply, clause_edits};
+        let shape = crate::constructs::clause_shape;
+        let mut tries = 0;
+        'edits: loop {
+            let mut cut: Vec<Clause> = before.to_vec();
+            cut.push(clause.clone());
+            let query = crate::localize::returning(&cut, vec![(Expr::lit(Value::Int(0)), "x".into())]);
+            for edit in clause_edits(&clause) {
+                if run.spent() || tries >= CRASH_EDITS {
+                    break 'edits;
+                }
+                let Some((edited, _)) = apply(&query, &query, &None, &Edit::Clause(before.len(), edit)) else {
+                    continue;
+                };
+                let Some(changed) = edited.parts.first().and_then(|p| p.clauses.get(before.len())) else { continue };
+                if shape(changed) == shape(&clause) || result_types(&edited, self.judge.schema).is_err() {
+                    continue;
+                }
+                tries += 1;
+                run.attempts += 1;
+                let changed = changed.clone();
+                if self.trial(run, vec![CaseQuery::new(role, edited, None)])?.is_some() {
+                    clause = changed;
+                    continue 'edits;
+                }
+            }
+            break;
+        }
+        Ok(clause)
     }
 
     /// The kind of the smallest sub-expression of the crash site that
@@ -260,6 +291,9 @@ impl Reducer<'_> {
         Ok(())
     }
 }
+
+/// How many edits of a crash site are tried.
+const CRASH_EDITS: usize = 10;
 
 /// How many closed values of a crash site are tried on their own.
 const CRASH_VALUES: usize = 6;
