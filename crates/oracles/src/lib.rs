@@ -7,6 +7,7 @@ pub mod campaign;
 pub mod case;
 pub mod constructs;
 pub mod culprit;
+mod edit;
 pub mod interrupt;
 pub mod kind;
 pub mod localize;

@@ -33,6 +33,9 @@ pub use columns::Culprit;
 /// Probes run at most per finding: each is one query on every engine.
 const PROBES: usize = 40;
 
+/// How many edits of the clause whose rows differ are tried.
+const NEEDS: usize = 8;
+
 /// Where the wrong answer shows, for [`localize`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Symptom {
@@ -467,8 +470,11 @@ impl Prober<'_, '_> {
             }
         }
         match clauses.split_last() {
-            Some((last @ Clause::Return(r), before)) if grouping(r) => {
-                Ok(Some(Culprit { kind: self.rows_after(before, last), text: graphlancer_cypher::render(&whole()) }))
+            Some((Clause::Return(r), before)) if grouping(r) => {
+                // Probed as a WITH, which a RETURN 0 can follow.
+                let Clause::With(needed) = self.needs(before, Clause::With(r.clone()))? else { unreachable!() };
+                let kind = self.rows_after(before, &Clause::Return(needed));
+                Ok(Some(Culprit { kind, text: graphlancer_cypher::render(&whole()) }))
             }
             _ => Ok(None),
         }
@@ -487,7 +493,11 @@ impl Prober<'_, '_> {
             return Ok(named(prefix, filter));
         }
         if !matches!(last, Clause::Match { .. }) || !before.iter().any(Clause::is_write) {
-            return Ok(named(prefix, self.rows_after(before, last)));
+            let last = self.needs(before, last.clone())?;
+            let mut prefix = before.to_vec();
+            prefix.push(last);
+            let (last, before) = prefix.split_last().expect("a clause");
+            return Ok(named(&prefix, self.rows_after(before, last)));
         }
         if let Some(c) = self.differing_write(before)? {
             return Ok(c);
@@ -516,6 +526,48 @@ impl Prober<'_, '_> {
         }
         let of = if constant(p) { "WHERE,constant" } else { "WHERE" };
         Ok(Some(Kind::RowsAfter(of.into())))
+    }
+
+    /// The clause whose rows first differ, without what the difference
+    /// does not need: each edit that changes its shape (its WHERE, OPTIONAL,
+    /// a comma part, a hop, a direction, a path name, a property map, a
+    /// grouping key) is kept where the rows after it still differ in
+    /// number. What is left names the rows, so the parts of a pattern
+    /// around one wrong operation do not make one report each (Kuzu
+    /// 0.1.0's wrong matches of type alternatives came as seven names).
+    fn needs(&mut self, before: &[Clause], mut clause: Clause) -> Result<Clause, EngineError> {
+        use crate::edit::{Edit, apply, clause_edits};
+        let grouped = |c: &Clause| matches!(c, Clause::With(p) if grouping(p));
+        let mut tries = 0;
+        'edits: loop {
+            let mut cut = before.to_vec();
+            cut.push(clause.clone());
+            let query = returning(&cut, vec![(Expr::lit(Value::Int(0)), "x".into())]);
+            for edit in clause_edits(&clause) {
+                if tries >= NEEDS {
+                    break 'edits;
+                }
+                let Some((edited, _)) = apply(&query, &query, &None, &Edit::Clause(before.len(), edit)) else {
+                    continue;
+                };
+                let Some(changed) = edited.parts.first().and_then(|p| p.clauses.get(before.len())) else { continue };
+                // A grouping that stops grouping is another operation.
+                let name = |c: &Clause| self.rows_after(before, c).to_string();
+                if name(changed) == name(&clause) || grouped(&clause) != grouped(changed) {
+                    continue;
+                }
+                tries += 1;
+                let changed = changed.clone();
+                let mut prefix = before.to_vec();
+                prefix.push(changed.clone());
+                if matches!(self.probe(&prefix, Expr::lit(Value::Int(0)))?, Probe::RowsDiffer) {
+                    clause = changed;
+                    continue 'edits;
+                }
+            }
+            break;
+        }
+        Ok(clause)
     }
 
     /// The first write of `clauses` after which the engines hold different

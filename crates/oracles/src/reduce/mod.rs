@@ -24,14 +24,13 @@ use crate::recheck::{Plain, recheck};
 use crate::shape::sets_keys_every_table_has;
 use crate::signature::Signature;
 
-mod edit;
 mod graph;
 mod name;
 mod rename;
 #[cfg(test)]
 mod tests;
 
-use edit::{ClauseEdit, Edit, apply, edits, is_guard_edit};
+use crate::edit::{ClauseEdit, Edit, apply, edits, is_guard_edit};
 use rename::{renamed, unaliased, unnamed};
 
 /// How much a reduction may spend on one finding.

@@ -10,8 +10,8 @@ use crate::culprit::Culprit;
 use crate::oracle::{CaseQuery, Verdict};
 use crate::shape::expr_kind;
 
-use super::edit::slots;
 use super::{Reducer, Run, State, outcomes};
+use crate::edit::slots;
 
 impl Reducer<'_> {
     /// The reduced finding's signature by what it comes down to: a pair's
@@ -177,7 +177,7 @@ impl Reducer<'_> {
         before: &[Clause],
         mut clause: Clause,
     ) -> Result<Clause, EngineError> {
-        use super::edit::{Edit, apply, clause_edits};
+        use crate::edit::{Edit, apply, clause_edits};
         let shape = crate::constructs::clause_shape;
         let mut tries = 0;
         'edits: loop {

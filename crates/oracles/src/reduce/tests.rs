@@ -3,10 +3,10 @@ use graphlancer_cypher::ast::{
 };
 use graphlancer_model::Value;
 
-use super::edit::*;
 use super::name::*;
 use super::rename::*;
 use super::*;
+use crate::edit::*;
 
 fn node(v: &str) -> NodePattern {
     NodePattern { variable: Some(v.into()), labels: Vec::new(), properties: Vec::new() }

@@ -1,5 +1,7 @@
-//! The edits the reducer tries on a query: clauses dropped or simplified,
-//! patterns cut, sub-expressions replaced by a child or a small literal.
+//! Edits of a query: clauses dropped or simplified, patterns cut,
+//! sub-expressions replaced by a child or a small literal. The reducer
+//! tries them to shrink a case; naming tries them to find what of a
+//! clause a finding needs.
 
 use std::collections::BTreeSet;
 
@@ -8,7 +10,7 @@ use graphlancer_model::Value;
 
 /// One way to make a query smaller.
 #[derive(Debug, Clone, PartialEq)]
-pub(super) enum Edit {
+pub(crate) enum Edit {
     /// Keep only this UNION part.
     Part(usize),
     /// An edit of this UNION part as if it stood alone, the other parts
@@ -31,7 +33,7 @@ pub(super) enum Edit {
 
 /// A change to one clause.
 #[derive(Debug, Clone, PartialEq)]
-pub(super) enum ClauseEdit {
+pub(crate) enum ClauseEdit {
     /// The clause removed.
     Remove,
     /// Its WHERE removed.
@@ -73,7 +75,7 @@ pub(super) enum ClauseEdit {
 }
 
 /// Whether `edit` drops a conjunct of a MATCH's guard.
-pub(super) fn is_guard_edit(edit: &Edit) -> bool {
+pub(crate) fn is_guard_edit(edit: &Edit) -> bool {
     match edit {
         Edit::InPart(_, inner) => is_guard_edit(inner),
         Edit::Clause(_, ClauseEdit::Guard(_)) => true,
@@ -83,7 +85,7 @@ pub(super) fn is_guard_edit(edit: &Edit) -> bool {
 
 /// The edits of a query, most promising first: whole parts and clauses,
 /// then pieces of clauses, then sub-expressions, outer before inner.
-pub(super) fn edits(q: &Query) -> Vec<Edit> {
+pub(crate) fn edits(q: &Query) -> Vec<Edit> {
     if q.parts.len() > 1 {
         let mut out: Vec<Edit> = (0..q.parts.len()).map(Edit::Part).collect();
         if let Some(Clause::Return(r)) = q.parts[0].clauses.last() {
@@ -119,7 +121,7 @@ pub(super) fn edits(q: &Query) -> Vec<Edit> {
     out
 }
 
-pub(super) fn clause_edits(clause: &Clause) -> Vec<ClauseEdit> {
+pub(crate) fn clause_edits(clause: &Clause) -> Vec<ClauseEdit> {
     let mut out = Vec::new();
     match clause {
         Clause::Match { optional, patterns, predicate, .. } => {
@@ -175,7 +177,7 @@ pub(super) fn clause_edits(clause: &Clause) -> Vec<ClauseEdit> {
 /// The clauses a `CALL { body }` of one part is replaced by: the body, its
 /// RETURN made `WITH *, items` (FalkorDB's F-XORPAT crash was filed once
 /// inside CALL { } and once outside, as two clause shapes).
-pub(super) fn inline_call(c: &Clause) -> Option<Vec<Clause>> {
+pub(crate) fn inline_call(c: &Clause) -> Option<Vec<Clause>> {
     let Clause::Call { body, union_all, .. } = c else { return None };
     if !union_all.is_empty() {
         return None;
@@ -192,7 +194,7 @@ pub(super) fn inline_call(c: &Clause) -> Option<Vec<Clause>> {
     Some(clauses)
 }
 
-pub(super) fn pattern_edits(patterns: &[PathPattern]) -> Vec<ClauseEdit> {
+pub(crate) fn pattern_edits(patterns: &[PathPattern]) -> Vec<ClauseEdit> {
     let mut out = Vec::new();
     for (part, p) in patterns.iter().enumerate() {
         if !p.hops.is_empty() {
@@ -223,12 +225,12 @@ pub(super) fn pattern_edits(patterns: &[PathPattern]) -> Vec<ClauseEdit> {
 
 /// Whether a pattern edit leaves the pattern's shape (a write's pattern
 /// keeps its hops: CREATE and MERGE are edited in their maps and labels).
-pub(super) fn keeps_shape(e: &ClauseEdit) -> bool {
+pub(crate) fn keeps_shape(e: &ClauseEdit) -> bool {
     matches!(e, ClauseEdit::Property { .. } | ClauseEdit::RelProperty { .. } | ClauseEdit::Label { .. })
 }
 
 /// Whether `e` reads the variable `v`.
-pub(super) fn mentions(e: &Expr, v: &str) -> bool {
+pub(crate) fn mentions(e: &Expr, v: &str) -> bool {
     let mut found = false;
     e.walk(&mut |x| found |= matches!(x, Expr::Variable(n) if n == v));
     found
@@ -239,7 +241,7 @@ pub(super) fn mentions(e: &Expr, v: &str) -> bool {
 /// distinct keys, which rows survive the cut would be up to the engine.
 /// Guards are never changed: they are what makes the answer the same on
 /// every engine.
-pub(super) fn slots(c: &mut Clause) -> Vec<&mut Expr> {
+pub(crate) fn slots(c: &mut Clause) -> Vec<&mut Expr> {
     match c {
         Clause::Match { patterns, predicate, .. } => {
             let mut out: Vec<&mut Expr> = predicate.iter_mut().collect();
@@ -261,7 +263,7 @@ pub(super) fn slots(c: &mut Clause) -> Vec<&mut Expr> {
     }
 }
 
-pub(super) fn projection_slots(p: &mut Projection) -> Vec<&mut Expr> {
+pub(crate) fn projection_slots(p: &mut Projection) -> Vec<&mut Expr> {
     if p.skip.is_some() || p.limit.is_some() {
         return p.predicate.iter_mut().collect();
     }
@@ -271,7 +273,7 @@ pub(super) fn projection_slots(p: &mut Projection) -> Vec<&mut Expr> {
     out
 }
 
-pub(super) fn pattern_slots(p: &mut PathPattern) -> Vec<&mut Expr> {
+pub(crate) fn pattern_slots(p: &mut PathPattern) -> Vec<&mut Expr> {
     let mut out: Vec<&mut Expr> = p.start.properties.iter_mut().map(|(_, e)| e).collect();
     for (r, n) in &mut p.hops {
         out.extend(r.properties.iter_mut().map(|(_, e)| e));
@@ -280,7 +282,7 @@ pub(super) fn pattern_slots(p: &mut PathPattern) -> Vec<&mut Expr> {
     out
 }
 
-pub(super) fn set_slots(item: &mut graphlancer_cypher::ast::SetItem) -> Vec<&mut Expr> {
+pub(crate) fn set_slots(item: &mut graphlancer_cypher::ast::SetItem) -> Vec<&mut Expr> {
     use graphlancer_cypher::ast::SetItem;
     match item {
         SetItem::Property(_, _, e) => vec![e],
@@ -294,7 +296,7 @@ pub(super) fn set_slots(item: &mut graphlancer_cypher::ast::SetItem) -> Vec<&mut
 /// `collect` is left out: its list order is the engine's choice, which the
 /// expression around it did not show; so is a bare `shortestPath()`, which
 /// of several shortest paths being the engine's choice.
-pub(super) fn replacements(e: &Expr) -> Vec<Expr> {
+pub(crate) fn replacements(e: &Expr) -> Vec<Expr> {
     let mut out: Vec<Expr> = Vec::new();
     let mut copy = e.clone();
     for child in copy.children_mut() {
@@ -343,7 +345,7 @@ pub(super) fn replacements(e: &Expr) -> Vec<Expr> {
 /// query has the source's clauses, some of them rewritten, and perhaps one
 /// clause inserted. The edited query comes with the columns its ORDER BY
 /// fixes, starting from the target's `order`.
-pub(super) fn apply(s: &Query, t: &Query, order: &Option<Vec<usize>>, edit: &Edit) -> Option<Edited> {
+pub(crate) fn apply(s: &Query, t: &Query, order: &Option<Vec<usize>>, edit: &Edit) -> Option<Edited> {
     if let Edit::Part(i) = edit {
         return (s == t)
             .then(|| (Query { parts: vec![s.parts[*i].clone()], union_all: false, spelling: s.spelling }, None));
@@ -428,15 +430,15 @@ pub(super) fn apply(s: &Query, t: &Query, order: &Option<Vec<usize>>, edit: &Edi
 }
 
 /// An edited query and the result columns its ORDER BY fixes.
-pub(super) type Edited = (Query, Option<Vec<usize>>);
+pub(crate) type Edited = (Query, Option<Vec<usize>>);
 
 /// A UNION part as a query of its own.
-pub(super) fn alone(part: &SingleQuery) -> Query {
+pub(crate) fn alone(part: &SingleQuery) -> Query {
     Query { parts: vec![part.clone()], union_all: false, spelling: Default::default() }
 }
 
 /// Makes `change` to `c`; `None` where it does not apply.
-pub(super) fn edit_clause(c: &mut Clause, change: &ClauseEdit) -> Option<()> {
+pub(crate) fn edit_clause(c: &mut Clause, change: &ClauseEdit) -> Option<()> {
     let before = match_variables(c);
     match (&mut *c, change) {
         (_, ClauseEdit::Remove) => return None,
@@ -541,19 +543,19 @@ pub(super) fn edit_clause(c: &mut Clause, change: &ClauseEdit) -> Option<()> {
 }
 
 /// The variables a MATCH's patterns bind (empty for other clauses).
-pub(super) fn match_variables(c: &Clause) -> BTreeSet<String> {
+pub(crate) fn match_variables(c: &Clause) -> BTreeSet<String> {
     match c {
         Clause::Match { patterns, .. } => patterns.iter().flat_map(PathPattern::variables).cloned().collect(),
         _ => BTreeSet::new(),
     }
 }
 
-pub(super) fn node_of(p: &mut PathPattern, node: usize) -> Option<&mut graphlancer_cypher::ast::NodePattern> {
+pub(crate) fn node_of(p: &mut PathPattern, node: usize) -> Option<&mut graphlancer_cypher::ast::NodePattern> {
     if node == 0 { Some(&mut p.start) } else { p.hops.get_mut(node - 1).map(|(_, n)| n) }
 }
 
 /// The result columns a projection's ORDER BY fixes.
-pub(super) fn order_of(p: &graphlancer_cypher::ast::Projection) -> Option<Vec<usize>> {
+pub(crate) fn order_of(p: &graphlancer_cypher::ast::Projection) -> Option<Vec<usize>> {
     (!p.order_by.is_empty()).then(|| {
         p.order_by
             .iter()
