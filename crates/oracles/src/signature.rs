@@ -142,7 +142,24 @@ impl Signature {
     }
 }
 
+/// The shape of a finding the campaign had no time to name: all that was
+/// left of it was its constructs, and every mix of them would be a report.
+pub const UNNAMED: &str = "unnamed";
+
 impl Signature {
+    /// This signature, or where its shape is the constructs its query uses
+    /// (a crash not yet put at a clause, rows not yet localized), the one
+    /// [`UNNAMED`] signature of its oracle, engines and fault: a campaign
+    /// whose budget for reductions is spent files such findings together,
+    /// under one report that `graphlancer reduce` names.
+    pub fn unnamed(&self) -> Signature {
+        let constructs =
+            matches!(self.fault, Fault::Crash | Fault::Timeout | Fault::RowCount | Fault::ColumnCount | Fault::Order)
+                && self.shape.as_deref().is_some_and(|s| !s.starts_with("at:"));
+        let shape = if constructs { Some(UNNAMED.to_owned()) } else { self.shape.clone() };
+        Signature { shape, ..self.clone() }
+    }
+
     /// Whether `judged`, an oracle's verdict on a replay, is this recorded
     /// finding: the same signature, or for one localized after reduction
     /// (which no single judgement computes) the same family.
@@ -150,7 +167,8 @@ impl Signature {
         // A localized finding (a culprit, or the clause a crash happens at)
         // was named after probes the judgement of one run does not make.
         let localized = matches!(self.fault, Fault::Culprit { .. })
-            || (self.fault == Fault::Crash && self.shape.as_deref().is_some_and(|s| s.starts_with("at:")));
+            || (self.fault == Fault::Crash && self.shape.as_deref().is_some_and(|s| s.starts_with("at:")))
+            || self.shape.as_deref() == Some(UNNAMED);
         self == judged || (localized && self.same_family(judged))
     }
 
@@ -276,6 +294,30 @@ mod tests {
         assert!(!culprit.recognizes(&Signature { fault: Fault::Order, ..d.clone() }));
         let json = serde_json::to_string(&d).expect("serializes");
         assert_eq!(serde_json::from_str::<Signature>(&json).expect("parses"), d);
+    }
+
+    #[test]
+    fn only_a_list_of_constructs_goes_unnamed() {
+        let crash = |shape: &str| Signature {
+            oracle: OracleKind::CRASH,
+            engines: vec!["a".into()],
+            fault: Fault::Crash,
+            shape: Some(shape.into()),
+        };
+        assert_eq!(crash("MATCH,RETURN,fn:trim").unnamed(), crash(UNNAMED));
+        assert_eq!(crash("MATCH,UNWIND").unnamed(), crash("RETURN,fn:rtrim").unnamed());
+        assert_eq!(crash("at:MATCH").unnamed(), crash("at:MATCH"));
+        // Recognized by its family: a replay judges the constructs again.
+        assert!(crash(UNNAMED).recognizes(&crash("MATCH,RETURN")));
+        let values = Signature {
+            oracle: OracleKind::DIFFERENTIAL,
+            engines: vec!["a".into(), "b".into()],
+            fault: Fault::Values { columns: "fn:left".into() },
+            shape: None,
+        };
+        assert_eq!(values.unnamed(), values);
+        let rows = Signature { fault: Fault::RowCount, shape: Some("MATCH,WITH".into()), ..values };
+        assert_eq!(rows.unnamed().to_string(), "differential:a|b:row-count:unnamed");
     }
 
     #[test]

@@ -253,6 +253,17 @@ fn a_wrong_answer_for_a_null_operand_is_one_signature_wherever_it_is_observed() 
     replays(&dir, "computed");
 }
 
+/// Kuzu 0.6.0 gives NULL for rows after one whose operand is NULL (0.11.3
+/// answers right): whichever operation shows it, it is one signature.
+#[test]
+fn a_null_that_reaches_other_rows_is_one_signature() {
+    for name in ["leak-plus", "leak-in", "leak-left"] {
+        let (dir, case) = reduced_fixture("null-operand", name);
+        assert_eq!(case["signature"]["fault"]["expression"], "null-operand:across rows", "{name}: {}", case["query"]);
+        replays(&dir, name);
+    }
+}
+
 /// Kuzu 0.10.0 reports an undirected match's relationship with its ends in
 /// traversal order (0.11.3 right): a relationship returned alone and one in
 /// a path differ only in direction, one signature.

@@ -141,10 +141,13 @@ impl Campaign {
             for e in &mut self.engines {
                 e.take_overhead();
             }
-            let named = named?;
+            let mut named = named?;
             self.engine_time += t.elapsed();
             self.time.naming += t.elapsed().as_secs_f64();
             let spent = self.reduction_limits().time < MIN_REDUCTION;
+            if spent {
+                named.signature = named.signature.unnamed();
+            }
             let seen = crate::report::Seen { seed: self.config.seed, graph: at.graph_index, case: at.case_index };
             let counted = if named.signature != finding.signature {
                 self.store().count_named(&named.signature, &generated_signature, seen)?

@@ -17,6 +17,13 @@ pub(super) fn readme(case: &Case, dir: &Path) -> String {
     if let Some(words) = &case.broken {
         let _ = writeln!(s, "**The relation broken ({}):** {words}\n", case.relation);
     }
+    if case.signature.shape.as_deref() == Some(crate::signature::UNNAMED) {
+        s.push_str(
+            "**Not named:** the campaign's time for reductions was spent before this finding could be put at \
+             a clause, so it and every later finding of its kind left unnamed are counted here (`duplicates.tsv`). \
+             `graphlancer reduce` on this folder names it; a new campaign with more time names the others.\n\n",
+        );
+    }
     if !case.reproduced {
         s.push_str(
             "**Not reproduced:** the engine process died or hung once, and the same query ran normally when \
