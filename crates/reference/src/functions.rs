@@ -381,12 +381,17 @@ pub(crate) fn aggregate(name: &str, values: Vec<V>, percentile: Option<f64>) -> 
                 let i = ((p * n).ceil() as usize).saturating_sub(1).min(sorted.len() - 1);
                 sorted.swap_remove(i)
             } else {
-                // Linear interpolation between the two closest ranks of p·(n-1).
+                // Between the two closest ranks of p·(n-1), weighted as Neo4j
+                // weighs them, `a·(hi-at) + b·(at-lo)`: the sum's last bit is
+                // part of the answer, since grouping compares floats exactly
+                // (four equal values 0.69897…189 give 0.69897…187 there).
                 let at = p * (n - 1.0);
                 #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
                 let (lo, hi) = (at.floor() as usize, at.ceil() as usize);
                 let (a, b) = (number(&sorted[lo], name)?, number(&sorted[hi], name)?);
-                V::Float(a + (b - a) * (at - at.floor()))
+                #[allow(clippy::cast_precision_loss)]
+                let (l, h) = (lo as f64, hi as f64);
+                V::Float(if lo == hi { a } else { a * (h - at) + b * (at - l) })
             }
         }
         other => return Err(Failure::unsupported(format!("the aggregate {other}()"))),

@@ -309,6 +309,15 @@ fn percentiles_rank_as_neo4j_does_and_distinct_counts_each_value_once() {
     assert_eq!(rows[0][0], Value::Int(3));
     assert!(matches!(rows[0][1], Value::Float(f) if (f - 8.6).abs() < 1e-9), "{rows:?}");
     assert_eq!(answer("UNWIND [] AS x RETURN percentileCont(x, 0.5) AS a"), Ok(vec![vec![Value::Null]]));
+    // Weighted as Neo4j weighs the two ranks, to the last bit: four equal
+    // values are not their value there, and a grouping key tells them apart.
+    let c = 5f64.log10();
+    let four = "UNWIND [1, 2, 3, 4] AS i RETURN percentileCont(log10(5.0), 0.6) AS a";
+    let weighted = c * (2.0 - 0.6 * 3.0) + c * (0.6 * 3.0 - 1.0);
+    assert_ne!(weighted, c);
+    assert_eq!(answer(four), Ok(vec![vec![Value::Float(weighted)]]));
+    let one = "RETURN percentileCont(log10(5.0), 0.6) AS a";
+    assert_eq!(answer(one), Ok(vec![vec![Value::Float(c)]]));
 }
 
 /// shortestPath() is the fewest relationships within the hop's bounds, or
