@@ -148,6 +148,16 @@ fn survive(engine: &str, budget: &[&str]) {
     let outcomes = outcomes_on_disk(&out);
     assert!(outcomes.iter().any(|o| o["outcome"] == "crash"), "{outcomes:?}");
     assert!(outcomes.iter().any(|o| o["outcome"] == "timeout"), "{outcomes:?}");
+    // The kill did not happen again on the re-run: filed, not reproduced,
+    // under the one name a fault without a clause gets, whatever its query.
+    let cases: Vec<serde_json::Value> = std::fs::read_dir(out.join("findings"))
+        .expect("findings")
+        .filter_map(|d| std::fs::read_to_string(d.ok()?.path().join("case.json")).ok())
+        .map(|t| serde_json::from_str(&t).expect("JSON"))
+        .collect();
+    let unreproduced: Vec<&serde_json::Value> = cases.iter().filter(|c| c["reproduced"] == false).collect();
+    assert!(!unreproduced.is_empty(), "{cases:?}");
+    assert!(unreproduced.iter().all(|c| c["signature"]["shape"] == "unnamed"), "{unreproduced:?}");
     // The campaign went on after both faults: it spent its whole budget.
     match budget {
         ["--queries", n] => assert_eq!(summary["queries"].as_u64().map(|q| q.to_string()).as_deref(), Some(*n)),

@@ -117,6 +117,11 @@ impl Campaign {
         s.relations.entry(relation).or_default().findings += 1;
         let generated_signature = finding.signature.clone();
         let mut finding = finding;
+        // A fault that did not happen again cannot be put at a clause: its
+        // constructs would make one report per query.
+        if !reproduced {
+            finding.signature = finding.signature.unnamed();
+        }
         let (mut state, mut reduced) = (ReductionState::NotTried, None);
         let known = self.store().reduction_of(&generated_signature).cloned();
         let mut reduce_it = false;

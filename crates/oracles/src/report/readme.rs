@@ -17,7 +17,7 @@ pub(super) fn readme(case: &Case, dir: &Path) -> String {
     if let Some(words) = &case.broken {
         let _ = writeln!(s, "**The relation broken ({}):** {words}\n", case.relation);
     }
-    if case.signature.shape.as_deref() == Some(crate::signature::UNNAMED) {
+    if case.reproduced && case.signature.shape.as_deref() == Some(crate::signature::UNNAMED) {
         s.push_str(
             "**Not named:** the campaign's time for reductions was spent before this finding could be put at \
              a clause, so it and every later finding of its kind left unnamed are counted here (`duplicates.tsv`). \
@@ -28,7 +28,8 @@ pub(super) fn readme(case: &Case, dir: &Path) -> String {
         s.push_str(
             "**Not reproduced:** the engine process died or hung once, and the same query ran normally when \
              repeated. Either the fault depends on more than this query (memory, timing, earlier queries) or \
-             something outside the engine stopped it.\n\n",
+             something outside the engine stopped it. Every such fault of the engine is counted here \
+             (`duplicates.tsv`), whatever its query.\n\n",
         );
     }
     if let Some((shown, runs)) = case.replays.filter(|_| case.flaky()) {
