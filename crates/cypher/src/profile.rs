@@ -44,6 +44,11 @@ pub struct DialectProfile {
     /// Known bugs a campaign tracks rather than steers around, by `[bugs]`
     /// name, with the evidence ([`DialectProfile::watch`]).
     pub watched: BTreeMap<String, String>,
+    /// Shapes of known bugs that a probe found a release refuses outright
+    /// (Kuzu 0.1.0 binds no `r1 <> r2`): also in `known_bugs`, and steered
+    /// around even where known bugs are watched, since a refusal is a
+    /// feature the release lacks, not a bug to track.
+    pub refused_shapes: BTreeSet<KnownBug>,
 }
 
 /// A behaviour engines differ on by design, named in a profile's
@@ -324,6 +329,7 @@ impl DialectProfile {
             witnesses: file.witness,
             tracked: BTreeMap::new(),
             watched: BTreeMap::new(),
+            refused_shapes: BTreeSet::new(),
         })
     }
 
@@ -343,6 +349,7 @@ impl DialectProfile {
                 witnesses: BTreeMap::new(),
                 tracked: BTreeMap::new(),
                 watched: BTreeMap::new(),
+                refused_shapes: BTreeSet::new(),
             };
         };
         let mut out = first.clone();
@@ -364,6 +371,7 @@ impl DialectProfile {
             for (b, reason) in &p.known_bugs {
                 out.known_bugs.entry(*b).or_insert_with(|| format!("{}: {reason}", p.name));
             }
+            out.refused_shapes.extend(&p.refused_shapes);
             for (name, why) in &p.watched {
                 out.watched.entry(name.clone()).or_insert_with(|| format!("{}: {why}", p.name));
             }
@@ -426,6 +434,13 @@ impl DialectProfile {
         }
     }
 
+    /// Steers around the shape of `bug` for good: a probe found the release
+    /// refuses it (`why`, the evidence).
+    pub fn refuse_shape(&mut self, bug: KnownBug, why: String) {
+        self.known_bugs.insert(bug, why);
+        self.refused_shapes.insert(bug);
+    }
+
     /// Whether some engine of the profile records `key` at all.
     pub fn records(&self, key: SemanticsKey) -> bool {
         self.semantics.contains_key(&key)
@@ -441,7 +456,9 @@ impl DialectProfile {
         for (f, why) in std::mem::take(&mut self.bugs) {
             self.watched.insert(f.name().to_owned(), why);
         }
-        let (tracked, steered) = std::mem::take(&mut self.known_bugs).into_iter().partition(|(b, _)| b.tracked());
+        let refused = &self.refused_shapes;
+        let (tracked, steered) =
+            std::mem::take(&mut self.known_bugs).into_iter().partition(|(b, _)| b.tracked() && !refused.contains(b));
         self.known_bugs = steered;
         for (b, why) in tracked {
             self.watched.insert(b.name().to_owned(), why);

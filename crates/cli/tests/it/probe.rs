@@ -29,6 +29,9 @@ fn an_old_kuzu_release_refuses_exponent_floats_and_the_newest_accepts_them() {
     assert!(turns_off(old, "float_exponent"), "{old:#}");
     assert!(!refuses(new, "float 1e3"), "{new:#}");
     assert!(!turns_off(new, "float_exponent"), "{new:#}");
+    // 0.1.0 binds no `<>` of relationships; uniqueness guards compare ids.
+    assert!(refuses(old, "relationship comparison"), "{old:#}");
+    assert!(!refuses(new, "relationship comparison"), "{new:#}");
     // The probe is cached beside the install, and a campaign reads it.
     let cache = crate::engines_dir().path().join("probes").join("kuzu@0.1.0.json");
     assert!(cache.is_file(), "{} missing", cache.display());
@@ -63,4 +66,20 @@ fn a_campaign_on_an_old_release_generates_no_construct_it_refuses() {
     // No report blames 0.6.0 for lacking syntax: refusals are feature differences.
     let findings = summary["findings"].as_object().expect("findings");
     assert!(!findings.keys().any(|k| k.contains(":refused:")), "{findings:#?}");
+}
+
+/// Against the reference known bugs are watched, not steered around; the
+/// guard a release refuses outright is not one of them: Kuzu 0.1.0 gets
+/// its relationships kept apart by id, and refuses no query for `r1 <> r2`.
+#[test]
+fn a_guard_an_old_release_refuses_is_never_generated() {
+    let out_dir = tempfile::tempdir().expect("temp dir");
+    let out = out_dir.path().to_str().expect("utf-8");
+    let args = ["run", "--engine", "kuzu@0.1.0", "--engine", "reference", "--queries", "150", "--seed", "13"];
+    let run = graphlancer(&[&args[..], &["--workers", "1", "--no-reduce", "--json", "--out", out]].concat());
+    assert!(run.status.code().is_some_and(|c| c <= 1), "{}", stderr(&run));
+    let summary: serde_json::Value = serde_json::from_slice(&run.stdout).expect("summary JSON");
+    let refused = summary["feature_differences"].as_object().expect("feature_differences");
+    assert!(!refused.keys().any(|k| k.contains("NOT_EQUALS(REL,REL)")), "{refused:#?}");
+    assert!(summary["queries"].as_u64() == Some(150), "{summary}");
 }
