@@ -566,3 +566,49 @@ pub(crate) fn order_of(p: &graphlancer_cypher::ast::Projection) -> Option<Vec<us
             .collect()
     })
 }
+
+/// `prefix` followed by `RETURN items`.
+pub(crate) fn returning(prefix: &[Clause], items: Vec<(Expr, String)>) -> Query {
+    let mut clauses = prefix.to_vec();
+    clauses.push(Clause::Return(Projection::of(items)));
+    Query { parts: vec![SingleQuery { clauses }], union_all: false, spelling: Default::default() }
+}
+
+/// `clause`, after `before`, without the parts a finding does not need:
+/// each edit of it that changes its `name` is tried on `before, edited,
+/// RETURN 0`, and kept where `holds` says the finding still shows (`None`:
+/// not tried, and not counted among the `tries` tried at most). What is
+/// left names the finding, so the parts around one fault that a reducer
+/// could not remove do not make one name each.
+pub(crate) fn least_clause<N: PartialEq, E>(
+    before: &[Clause],
+    mut clause: Clause,
+    tries: usize,
+    name: impl Fn(&Clause) -> N,
+    mut holds: impl FnMut(&Query, &Clause) -> Result<Option<bool>, E>,
+) -> Result<Clause, E> {
+    let mut tried = 0;
+    'edits: loop {
+        let mut cut = before.to_vec();
+        cut.push(clause.clone());
+        let query = returning(&cut, vec![(Expr::lit(Value::Int(0)), "x".into())]);
+        for edit in clause_edits(&clause) {
+            if tried >= tries {
+                break 'edits;
+            }
+            let Some((edited, _)) = apply(&query, &query, &None, &Edit::Clause(before.len(), edit)) else { continue };
+            let Some(changed) = edited.parts.first().and_then(|p| p.clauses.get(before.len())) else { continue };
+            if name(changed) == name(&clause) {
+                continue;
+            }
+            let Some(shows) = holds(&edited, changed)? else { continue };
+            tried += 1;
+            if shows {
+                clause = changed.clone();
+                continue 'edits;
+            }
+        }
+        break;
+    }
+    Ok(clause)
+}

@@ -473,7 +473,7 @@ impl Prober<'_, '_> {
             Some((Clause::Return(r), before)) if grouping(r) => {
                 // Probed as a WITH, which a RETURN 0 can follow.
                 let Clause::With(needed) = self.needs(before, Clause::With(r.clone()))? else { unreachable!() };
-                let kind = self.rows_after(before, &Clause::Return(needed));
+                let kind = Self::rows_after(self.schema, before, &Clause::Return(needed));
                 Ok(Some(Culprit { kind, text: graphlancer_cypher::render(&whole()) }))
             }
             _ => Ok(None),
@@ -497,7 +497,7 @@ impl Prober<'_, '_> {
             let mut prefix = before.to_vec();
             prefix.push(last);
             let (last, before) = prefix.split_last().expect("a clause");
-            return Ok(named(&prefix, self.rows_after(before, last)));
+            return Ok(named(&prefix, Self::rows_after(self.schema, before, last)));
         }
         if let Some(c) = self.differing_write(before)? {
             return Ok(c);
@@ -535,39 +535,20 @@ impl Prober<'_, '_> {
     /// number. What is left names the rows, so the parts of a pattern
     /// around one wrong operation do not make one report each (Kuzu
     /// 0.1.0's wrong matches of type alternatives came as seven names).
-    fn needs(&mut self, before: &[Clause], mut clause: Clause) -> Result<Clause, EngineError> {
-        use crate::edit::{Edit, apply, clause_edits};
+    fn needs(&mut self, before: &[Clause], clause: Clause) -> Result<Clause, EngineError> {
+        // A grouping that stops grouping is another operation.
         let grouped = |c: &Clause| matches!(c, Clause::With(p) if grouping(p));
-        let mut tries = 0;
-        'edits: loop {
-            let mut cut = before.to_vec();
-            cut.push(clause.clone());
-            let query = returning(&cut, vec![(Expr::lit(Value::Int(0)), "x".into())]);
-            for edit in clause_edits(&clause) {
-                if tries >= NEEDS {
-                    break 'edits;
-                }
-                let Some((edited, _)) = apply(&query, &query, &None, &Edit::Clause(before.len(), edit)) else {
-                    continue;
-                };
-                let Some(changed) = edited.parts.first().and_then(|p| p.clauses.get(before.len())) else { continue };
-                // A grouping that stops grouping is another operation.
-                let name = |c: &Clause| self.rows_after(before, c).to_string();
-                if name(changed) == name(&clause) || grouped(&clause) != grouped(changed) {
-                    continue;
-                }
-                tries += 1;
-                let changed = changed.clone();
-                let mut prefix = before.to_vec();
-                prefix.push(changed.clone());
-                if matches!(self.probe(&prefix, Expr::lit(Value::Int(0)))?, Probe::RowsDiffer) {
-                    clause = changed;
-                    continue 'edits;
-                }
+        let was = grouped(&clause);
+        let schema = self.schema;
+        let name = |c: &Clause| Self::rows_after(schema, before, c).to_string();
+        crate::edit::least_clause(before, clause, NEEDS, name, |_, changed| {
+            if grouped(changed) != was {
+                return Ok(None);
             }
-            break;
-        }
-        Ok(clause)
+            let mut prefix = before.to_vec();
+            prefix.push(changed.clone());
+            Ok(Some(matches!(self.probe(&prefix, Expr::lit(Value::Int(0)))?, Probe::RowsDiffer)))
+        })
     }
 
     /// The first write of `clauses` after which the engines hold different
@@ -575,7 +556,7 @@ impl Prober<'_, '_> {
     fn differing_write(&mut self, clauses: &[Clause]) -> Result<Option<Culprit>, EngineError> {
         for w in (0..clauses.len()).filter(|&i| clauses[i].is_write()) {
             if self.graph_differs(&clauses[..=w])? {
-                return Ok(Some(named(&clauses[..=w], self.rows_after(&clauses[..w], &clauses[w]))));
+                return Ok(Some(named(&clauses[..=w], Self::rows_after(self.schema, &clauses[..w], &clauses[w]))));
             }
         }
         Ok(None)
@@ -619,7 +600,7 @@ impl Prober<'_, '_> {
     /// is named the same in a WITH, a RETURN or (for its parts) a UNION, and
     /// a SET of properties the same whichever form sets them, a MERGE the
     /// same whatever its pattern.
-    fn rows_after(&self, before: &[Clause], clause: &Clause) -> Kind {
+    fn rows_after(schema: &Schema, before: &[Clause], clause: &Clause) -> Kind {
         let shape = crate::constructs::clause_shape(clause);
         Kind::RowsAfter(match clause {
             // Rows merged by their keys, by a DISTINCT or by aggregates'
@@ -628,7 +609,7 @@ impl Prober<'_, '_> {
             // projection does (ORDER BY, SKIP, LIMIT, WHERE) stays.
             Clause::With(p) | Clause::Return(p) if grouping(p) => {
                 let grouped = p.items.iter().map(|(e, _)| e).filter(|e| !e.has_aggregate());
-                let keys = keys(before, grouped, self.schema);
+                let keys = keys(before, grouped, schema);
                 let rest = shape.split(',').filter(|c| !matches!(*c, "WITH" | "RETURN" | "DISTINCT"));
                 return Kind::Grouping { with: rest.map(str::to_owned).collect(), keys };
             }

@@ -1,7 +1,7 @@
 //! What computes a result column, and how two engines' answers differ in
 //! it: the facts localization and names read off a query's columns.
 
-use graphlancer_cypher::ast::{Clause, Expr, Projection, Query, SingleQuery};
+use graphlancer_cypher::ast::{Clause, Expr, Projection, Query};
 use graphlancer_cypher::check::result_types;
 use graphlancer_engines::Outcome;
 use graphlancer_model::{Comparison, ResultSet, RowOrder, Schema, Tolerance, Value, compare};
@@ -56,12 +56,7 @@ pub(super) fn computed_by(prefix: &[Clause], culprit: &Expr) -> Option<(Vec<Clau
     }
 }
 
-/// `prefix` followed by `RETURN items`.
-pub(crate) fn returning(prefix: &[Clause], items: Vec<(Expr, String)>) -> Query {
-    let mut clauses = prefix.to_vec();
-    clauses.push(Clause::Return(Projection::of(items)));
-    Query { parts: vec![SingleQuery { clauses }], union_all: false, spelling: Default::default() }
-}
+pub(crate) use crate::edit::returning;
 
 /// The culprit's kind with its operands' types, e.g. `op:+(Float,Int)`:
 /// the kind alone would merge unrelated bugs of one operator. A list's

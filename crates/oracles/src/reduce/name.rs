@@ -98,22 +98,31 @@ impl Reducer<'_> {
         operand: Expr,
     ) -> Result<bool, EngineError> {
         let probe = crate::localize::returning(prefix, vec![(operand, "x".into())]);
-        let Some((a, b)) = self.pair(&run.family.engines) else { return Ok(false) };
-        if result_types(&probe, self.judge.schema).is_err() {
-            return Ok(false);
-        }
-        run.attempts += 1;
-        let answers = outcomes(self.engines, &[CaseQuery::new("probe", probe, None)], self.exec)?;
-        let Some(answers) = answers.first() else { return Ok(false) };
         // The operand must also be NULL somewhere: pinning a value that never
         // is changes only the plan, and a plan-dependent bug would take the
         // operation's name (gf24: a join Grafeo gets wrong).
         let null_somewhere =
             |r: &graphlancer_model::ResultSet| r.rows.iter().any(|row| row.first() == Some(&Value::Null));
-        Ok(match (&answers[a], &answers[b]) {
-            (Outcome::Rows(x), Outcome::Rows(y)) => !crate::localize::differs(x, y) && null_somewhere(x),
-            _ => false,
-        })
+        Ok(self.pair_rows(run, probe)?.is_some_and(|(x, y)| !crate::localize::differs(&x, &y) && null_somewhere(&x)))
+    }
+
+    /// The rows the pair of engines answer `probe` with; none where the
+    /// checker refuses it or either engine answers otherwise.
+    fn pair_rows(
+        &mut self,
+        run: &mut Run<'_>,
+        probe: Query,
+    ) -> Result<Option<(graphlancer_model::ResultSet, graphlancer_model::ResultSet)>, EngineError> {
+        let Some((a, b)) = self.pair(&run.family.engines) else { return Ok(None) };
+        if result_types(&probe, self.judge.schema).is_err() {
+            return Ok(None);
+        }
+        run.attempts += 1;
+        let answers = outcomes(self.engines, &[CaseQuery::new("probe", probe, None)], self.exec)?;
+        let Some(answers) = answers.into_iter().next() else { return Ok(None) };
+        let mut rows: Vec<Option<graphlancer_model::ResultSet>> =
+            answers.into_iter().map(|o| if let Outcome::Rows(r) = o { Some(r) } else { None }).collect();
+        Ok(rows.get_mut(a).and_then(Option::take).zip(rows.get_mut(b).and_then(Option::take)))
     }
 
     /// Whether the pair of engines give `operation` different values on
@@ -129,25 +138,15 @@ impl Reducer<'_> {
         operand: &Expr,
         operation: Expr,
     ) -> Result<bool, EngineError> {
-        let Some((a, b)) = self.pair(&run.family.engines) else { return Ok(false) };
         if operation.has_aggregate() || run.spent() {
             return Ok(false);
         }
         let probe = crate::localize::returning(prefix, vec![(operand.clone(), "o".into()), (operation, "v".into())]);
-        if result_types(&probe, self.judge.schema).is_err() {
-            return Ok(false);
-        }
-        run.attempts += 1;
-        let answers = outcomes(self.engines, &[CaseQuery::new("probe", probe, None)], self.exec)?;
-        let Some(answers) = answers.first() else { return Ok(false) };
         let valued = |r: &graphlancer_model::ResultSet| {
             let rows = r.rows.iter().filter(|row| row.first() != Some(&Value::Null)).cloned().collect();
             graphlancer_model::ResultSet::new(r.columns.clone(), rows)
         };
-        Ok(match (&answers[a], &answers[b]) {
-            (Outcome::Rows(x), Outcome::Rows(y)) => crate::localize::differs(&valued(x), &valued(y)),
-            _ => false,
-        })
+        Ok(self.pair_rows(run, probe)?.is_some_and(|(x, y)| crate::localize::differs(&valued(&x), &valued(&y))))
     }
 
     /// The positions among the engines of a pair finding's two engines.
@@ -211,37 +210,19 @@ impl Reducer<'_> {
         run: &mut Run<'_>,
         role: &crate::case::Role,
         before: &[Clause],
-        mut clause: Clause,
+        clause: Clause,
     ) -> Result<Clause, EngineError> {
-        use crate::edit::{Edit, apply, clause_edits};
-        let shape = crate::constructs::clause_shape;
-        let mut tries = 0;
-        'edits: loop {
-            let mut cut: Vec<Clause> = before.to_vec();
-            cut.push(clause.clone());
-            let query = crate::localize::returning(&cut, vec![(Expr::lit(Value::Int(0)), "x".into())]);
-            for edit in clause_edits(&clause) {
-                if run.spent() || tries >= CRASH_EDITS {
-                    break 'edits;
-                }
-                let Some((edited, _)) = apply(&query, &query, &None, &Edit::Clause(before.len(), edit)) else {
-                    continue;
-                };
-                let Some(changed) = edited.parts.first().and_then(|p| p.clauses.get(before.len())) else { continue };
-                if shape(changed) == shape(&clause) || result_types(&edited, self.judge.schema).is_err() {
-                    continue;
-                }
-                tries += 1;
-                run.attempts += 1;
-                let changed = changed.clone();
-                if self.trial(run, vec![CaseQuery::new(role, edited, None)])?.is_some() {
-                    clause = changed;
-                    continue 'edits;
-                }
+        let schema = self.judge.schema;
+        crate::edit::least_clause(before, clause, CRASH_EDITS, crate::constructs::clause_shape, |edited, _| {
+            if result_types(edited, schema).is_err() {
+                return Ok(None);
             }
-            break;
-        }
-        Ok(clause)
+            if run.spent() {
+                return Ok(Some(false));
+            }
+            run.attempts += 1;
+            Ok(Some(self.trial(run, vec![CaseQuery::new(role, edited.clone(), None)])?.is_some()))
+        })
     }
 
     /// The kind of the smallest sub-expression of the crash site that
