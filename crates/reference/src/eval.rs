@@ -267,8 +267,13 @@ impl<'s> Ev<'s> {
         // Per entity and key, the value the first row wrote; a replaced map
         // is compared whole, under the empty key.
         let mut written: BTreeMap<(Key, String), Key> = BTreeMap::new();
+        // Per entity, the rows that replaced its map and the rows that
+        // wrote one of its keys: a replacement in one row and any other
+        // write in another end as the rows' order has them.
+        let mut replaced: BTreeMap<Key, BTreeSet<usize>> = BTreeMap::new();
+        let mut keyed: BTreeMap<Key, BTreeSet<usize>> = BTreeMap::new();
         let mut out = Vec::with_capacity(rows.len());
-        for row in rows {
+        for (at, row) in rows.into_iter().enumerate() {
             let row = self.set(items, row)?;
             for item in items {
                 let (SetItem::Property(v, ..)
@@ -288,6 +293,15 @@ impl<'s> Ev<'s> {
                     SetItem::Label(..) => Vec::new(),
                 };
                 let entity = Key::of(&row[v]);
+                let (mine, theirs) = match item {
+                    SetItem::ReplaceMap(..) => (&mut replaced, &keyed),
+                    SetItem::Property(..) | SetItem::MergeMap(..) => (&mut keyed, &replaced),
+                    SetItem::Label(..) => continue,
+                };
+                if theirs.get(&entity).is_some_and(|rows| rows.iter().any(|&r| r != at)) {
+                    return Err(Failure::unsupported("one row of a SET replaces the map another row writes a key of"));
+                }
+                mine.entry(entity.clone()).or_default().insert(at);
                 for (k, after) in now {
                     if written.insert((entity.clone(), k), after.clone()).is_some_and(|before| before != after) {
                         return Err(Failure::unsupported("rows of one SET write different values to one property"));
