@@ -44,11 +44,13 @@ impl Productions {
 
     fn single(&mut self, q: &SingleQuery) {
         self.clauses(&q.clauses);
-        // A write, a WITH, then a read: what a later clause sees of a write.
-        let reads_after = q.clauses.windows(3).any(|w| {
-            w[0].is_write()
-                && matches!(w[1], Clause::With(_))
-                && matches!(w[2], Clause::Match { .. } | Clause::Unwind { .. })
+        // A read anywhere after a write: what a later clause sees of a
+        // write (Kuzu 0.1.0 refuses it with any WITHs between).
+        let first_write = q.clauses.iter().position(Clause::is_write);
+        let reads_after = first_write.is_some_and(|w| {
+            q.clauses[w..]
+                .iter()
+                .any(|c| matches!(c, Clause::Match { .. } | Clause::Unwind { .. } | Clause::Call { .. }))
         });
         if reads_after {
             self.add(Feature::ReadAfterWrite);

@@ -32,6 +32,9 @@ fn an_old_kuzu_release_refuses_exponent_floats_and_the_newest_accepts_them() {
     // 0.1.0 binds no `<>` of relationships; uniqueness guards compare ids.
     assert!(refuses(old, "relationship comparison"), "{old:#}");
     assert!(!refuses(new, "relationship comparison"), "{new:#}");
+    // 0.1.0 reads nothing after a write, whatever WITHs come between.
+    assert!(refuses(old, "read after a write") && turns_off(old, "read_after_write"), "{old:#}");
+    assert!(!refuses(new, "read after a write"), "{new:#}");
     // The probe is cached beside the install, and a campaign reads it.
     let cache = crate::engines_dir().path().join("probes").join("kuzu@0.1.0.json");
     assert!(cache.is_file(), "{} missing", cache.display());
@@ -81,5 +84,6 @@ fn a_guard_an_old_release_refuses_is_never_generated() {
     let summary: serde_json::Value = serde_json::from_slice(&run.stdout).expect("summary JSON");
     let refused = summary["feature_differences"].as_object().expect("feature_differences");
     assert!(!refused.keys().any(|k| k.contains("NOT_EQUALS(REL,REL)")), "{refused:#?}");
+    assert!(!refused.keys().any(|k| k.contains("Read after update")), "{refused:#?}");
     assert!(summary["queries"].as_u64() == Some(150), "{summary}");
 }

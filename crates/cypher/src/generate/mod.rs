@@ -306,10 +306,13 @@ impl<'a> Generator<'a> {
             // Reading after writing needs a WITH between (Cypher's rule).
             let after_write = prev.is_some_and(ClauseKind::is_write) && kind.is_read();
             let after_optional = self.match_needs_with(&kinds, kind);
+            // Without reads after writes there are none, whatever WITHs come
+            // between (a release that refuses them refuses those too).
+            let read_after_write = kind.is_read() && kinds.iter().any(|k| k.is_write());
+            if read_after_write && self.weight(Feature::ReadAfterWrite) == 0 {
+                continue;
+            }
             if after_write || after_optional {
-                if after_write && self.weight(Feature::ReadAfterWrite) == 0 {
-                    continue;
-                }
                 kinds.push(ClauseKind::With);
             }
             kinds.push(kind);
@@ -354,10 +357,9 @@ impl<'a> Generator<'a> {
             }
             parts.push(SingleQuery { clauses });
         }
-        let read_after_write = skeleton
-            .parts
-            .iter()
-            .any(|kinds| kinds.windows(3).any(|w| w[0].is_write() && w[1] == ClauseKind::With && w[2].is_read()));
+        let read_after_write = skeleton.parts.iter().any(|kinds| {
+            kinds.iter().position(|k| k.is_write()).is_some_and(|w| kinds[w..].iter().any(|k| k.is_read()))
+        });
         if read_after_write {
             b.features.insert(Feature::ReadAfterWrite);
         }
