@@ -1,12 +1,11 @@
-//! How much of a campaign's time triage may take: naming and reducing
-//! findings share one quarter of a time budget, and naming one finding
-//! takes a few seconds at most.
+//! How much of a campaign's time triage may take: reductions are held to
+//! a share of a time budget, and naming a finding to a few seconds.
 
 use std::time::Duration;
 
-/// The share of a time budget naming and reductions may take at most: a
-/// campaign is for finding bugs, and on a configuration full of one
-/// behaviour the reducer took 91% of the time.
+/// The share of a time budget reductions may take at most: a campaign is
+/// for finding bugs, and on a configuration full of one behaviour the
+/// reducer took 91% of the time.
 pub(super) const REDUCTION_SHARE: f64 = 0.25;
 
 /// What naming one finding before reduction may take: a few dozen probes.

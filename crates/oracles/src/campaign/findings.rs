@@ -27,7 +27,7 @@ impl Campaign {
             limits.time = limits.time.min(left);
         }
         if let Budget::Time(t) = self.config.budget {
-            limits.time = limits.time.min(reduction_share_left(t, self.time.reduction + self.time.naming));
+            limits.time = limits.time.min(reduction_share_left(t, self.time.reduction));
         }
         limits
     }
@@ -132,26 +132,23 @@ impl Campaign {
             // Named by cause before any reduction: a case whose name has a
             // report is counted there, unreduced (a frequent bug would
             // otherwise spend the budget reducing itself again and again).
-            // Naming shares the reductions' quarter: on Kuzu 0.1.0 it took
-            // a third of the time on its own, mostly restarts after crashes.
-            let mut limits = self.reduction_limits();
+            let t = Instant::now();
+            let mut limits = self.config.reduction;
             limits.time = limits.time.min(NAMING_TIME);
-            let mut named = if limits.time < MIN_REDUCTION {
-                finding.clone()
-            } else {
-                let t = Instant::now();
-                let named = self.reducer(oracle, &judge, at.graph, limits).name_unreduced(
-                    &ran.case,
-                    again.clone(),
-                    finding.clone(),
-                );
-                for e in &mut self.engines {
-                    e.take_overhead();
-                }
-                self.engine_time += t.elapsed();
-                self.time.naming += t.elapsed().as_secs_f64();
-                named?
-            };
+            if let Some(left) = self.time_left() {
+                limits.time = limits.time.min(left);
+            }
+            let named = self.reducer(oracle, &judge, at.graph, limits).name_unreduced(
+                &ran.case,
+                again.clone(),
+                finding.clone(),
+            );
+            for e in &mut self.engines {
+                e.take_overhead();
+            }
+            let mut named = named?;
+            self.engine_time += t.elapsed();
+            self.time.naming += t.elapsed().as_secs_f64();
             let spent = self.reduction_limits().time < MIN_REDUCTION;
             if spent {
                 named.signature = named.signature.unnamed();
