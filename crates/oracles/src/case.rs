@@ -3,10 +3,10 @@
 //! names no oracle, reducer or campaign.
 
 use graphlancer_cypher::Generated;
-use graphlancer_cypher::ast::Query;
-use graphlancer_engines::{Engine, Outcome};
+use graphlancer_cypher::ast::{Clause, Query};
+use graphlancer_engines::{Engine, EngineError, ExecOptions, Outcome};
 use graphlancer_gremlin::{GremlinDialect, Traversal};
-use graphlancer_model::{Graph, Language};
+use graphlancer_model::{Graph, Language, ResultSet, Value};
 use serde::{Deserialize, Serialize};
 
 use crate::signature::Signature;
@@ -218,6 +218,25 @@ impl CaseQuery {
         }
     }
 
+    /// Its outcome on `engine`, columns in the order its RETURN names them.
+    /// ArcadeDB sends some columns in the order of their names
+    /// (`OPTIONAL MATCH (n0) RETURN ALL n0, 0 AS a0` as a0, n0); the
+    /// oracles read columns by position (ORDER BY keys, a null-check's
+    /// pairs), so an engine's own order would read as a wrong answer.
+    pub fn run_on(&self, engine: &mut dyn Engine, exec: &ExecOptions) -> Result<Outcome, EngineError> {
+        let outcome = engine.execute_generated(&self.text_for(engine), self.cypher_ast(), exec)?;
+        Ok(match (outcome, self.returned()) {
+            (Outcome::Rows(r), Some(names)) => Outcome::Rows(in_order(r, &names)),
+            (other, _) => other,
+        })
+    }
+
+    /// The column names of a Cypher query's RETURN, where it names them all.
+    fn returned(&self) -> Option<Vec<&str>> {
+        let Some(Clause::Return(p)) = self.cypher_ast()?.parts.first()?.clauses.last() else { return None };
+        (!p.star).then(|| p.items.iter().map(|(_, alias)| alias.as_str()).collect())
+    }
+
     /// How its answers compare: as a bag, or by the columns ORDER BY fixes.
     pub fn row_order(&self) -> graphlancer_model::RowOrder {
         self.order_columns.clone().map_or(graphlancer_model::RowOrder::Bag, graphlancer_model::RowOrder::SortedBy)
@@ -324,9 +343,40 @@ pub(crate) fn timed_out(outcomes: &[Vec<Outcome>]) -> bool {
     outcomes.iter().flatten().any(|o| matches!(o, Outcome::Timeout { .. }))
 }
 
+/// `r` with its columns in the order of `names`, where they are the same
+/// names in another order; otherwise as it came.
+fn in_order(r: ResultSet, names: &[&str]) -> ResultSet {
+    if r.columns.iter().eq(names.iter()) || r.columns.len() != names.len() {
+        return r;
+    }
+    let at: Option<Vec<usize>> = names.iter().map(|n| r.columns.iter().position(|c| c == n)).collect();
+    let Some(at) = at else { return r };
+    let mut seen = at.clone();
+    seen.sort_unstable();
+    seen.dedup();
+    if seen.len() != at.len() {
+        return r;
+    }
+    let rows = r.rows.into_iter().map(|row| at.iter().map(|&i| row.get(i).cloned().unwrap_or(Value::Null)).collect());
+    ResultSet::new(names.iter().map(|n| (*n).to_owned()).collect(), rows.collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The same names in another order are put in the RETURN's order;
+    /// names that are not the RETURN's are left as the engine sent them.
+    #[test]
+    fn columns_are_read_in_the_returns_order() {
+        let r = |cols: &[&str]| {
+            ResultSet::new(cols.iter().map(|c| (*c).to_owned()).collect(), vec![vec![Value::Int(1), Value::Int(2)]])
+        };
+        let put = in_order(r(&["a0", "n0"]), &["n0", "a0"]);
+        assert_eq!(put, ResultSet::new(vec!["n0".into(), "a0".into()], vec![vec![Value::Int(2), Value::Int(1)]]));
+        assert_eq!(in_order(r(&["x", "n0"]), &["n0", "a0"]), r(&["x", "n0"]));
+        assert_eq!(in_order(r(&["a", "a"]), &["a", "b"]), r(&["a", "a"]));
+    }
 
     /// Files written before the body was an enum read the same, and are
     /// written byte for byte as before: an AST (empty for a traversal or a

@@ -554,12 +554,16 @@ pub(crate) fn node_of(p: &mut PathPattern, node: usize) -> Option<&mut graphlanc
     if node == 0 { Some(&mut p.start) } else { p.hops.get_mut(node - 1).map(|(_, n)| n) }
 }
 
-/// The result columns a projection's ORDER BY fixes.
+/// The result columns a projection's ORDER BY fixes: its keys up to the
+/// first that is not a column. A reduced RETURN can lose the item a key
+/// names (`ORDER BY a0, n0` where `a0` now reads the WITH's variable), and
+/// the rows are then sorted by what no column shows: the later keys fix
+/// no order of their own.
 pub(crate) fn order_of(p: &graphlancer_cypher::ast::Projection) -> Option<Vec<usize>> {
     (!p.order_by.is_empty()).then(|| {
         p.order_by
             .iter()
-            .filter_map(|(e, _)| match e {
+            .map_while(|(e, _)| match e {
                 Expr::Variable(v) => p.items.iter().position(|(_, a)| a == v),
                 _ => None,
             })
@@ -611,4 +615,26 @@ pub(crate) fn least_clause<N: PartialEq, E>(
         break;
     }
     Ok(clause)
+}
+
+#[cfg(test)]
+mod order {
+    use graphlancer_cypher::ast::Clause;
+    use graphlancer_cypher::parse::parse;
+
+    fn order(text: &str) -> Option<Vec<usize>> {
+        let q = parse(text).expect(text);
+        let Some(Clause::Return(r)) = q.parts[0].clauses.last() else { panic!("{text}") };
+        super::order_of(r)
+    }
+
+    /// Rows sorted first by what no column shows are in no order the
+    /// columns can check; the keys before it still fix theirs.
+    #[test]
+    fn an_order_key_that_is_not_a_column_ends_the_order() {
+        assert_eq!(order("MATCH (n0) RETURN n0, 0 AS a0 ORDER BY a0, n0"), Some(vec![1, 0]));
+        assert_eq!(order("MATCH (n0) WITH n0, 0 AS a0 RETURN n0 ORDER BY a0, n0"), Some(vec![]));
+        assert_eq!(order("MATCH (n0) RETURN n0 AS x, 1 AS y ORDER BY x, n0.k, y"), Some(vec![0]));
+        assert_eq!(order("MATCH (n0) RETURN n0"), None);
+    }
 }

@@ -415,7 +415,7 @@ impl Prober<'_, '_> {
         let exec = ExecOptions { language: q.language(), ..*self.exec };
         let mut answer = |i: usize| -> Result<Option<ResultSet>, EngineError> {
             let engine = &mut self.engines[i];
-            Ok(match engine.execute_generated(&q.text_for(engine.as_ref()), q.cypher_ast(), &exec)? {
+            Ok(match q.run_on(engine.as_mut(), &exec)? {
                 Outcome::Rows(r) => Some(r),
                 _ => None,
             })

@@ -44,9 +44,7 @@ impl Runs for Plain<'_> {
 
     fn run(&mut self, q: &CaseQuery) -> Result<Vec<Outcome>, EngineError> {
         let exec = ExecOptions { language: q.language(), ..*self.exec };
-        graphlancer_engines::on_each(self.engines, |e| e.execute_generated(&q.text_for(e), q.cypher_ast(), &exec))
-            .into_iter()
-            .collect()
+        graphlancer_engines::on_each(self.engines, |e| q.run_on(e, &exec)).into_iter().collect()
     }
 
     fn afresh(&mut self) -> Result<(), EngineError> {

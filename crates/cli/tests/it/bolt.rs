@@ -112,6 +112,24 @@ fn columns_come_in_return_order_and_values_decode() {
     assert_eq!(class(deleted), ErrorClass::Runtime);
 }
 
+/// ArcadeDB sends the columns of `OPTIONAL MATCH ... RETURN ALL` with a
+/// node among them in the order of their names; a case query reads them back in its RETURN's order, so an ORDER
+/// BY key or a null-check's pair is read from its own column.
+#[test]
+fn a_case_reads_arcadedbs_columns_in_return_order() {
+    use graphlancer_oracles::oracle::CaseQuery;
+    let mut db = managed();
+    db.load(&graph(12, 5, 5)).expect("loads");
+    let text = "OPTIONAL MATCH (n0) RETURN ALL n0, 0 AS a0 ORDER BY a0";
+    let sent = rows(db.execute(text, &ExecOptions::default()).expect("runs"));
+    assert_eq!(sent.columns, ["a0", "n0"], "ArcadeDB's own order");
+    let q = CaseQuery::new("source", graphlancer_cypher::parse::parse(text).expect("parses"), Some(vec![1]));
+    let read = rows(q.run_on(&mut db, &ExecOptions::default()).expect("runs"));
+    assert_eq!(read.columns, ["n0", "a0"]);
+    assert_eq!(read.rows.len(), 5);
+    assert!(read.rows.iter().all(|r| r[1] == Value::Int(0) && matches!(r[0], Value::Node(_))), "{read:?}");
+}
+
 /// The generated `ltrim(s, chars)` / `rtrim(s, chars)`: ArcadeDB trims the
 /// characters as Neo4j 5 does, and so does the reference.
 #[test]

@@ -150,7 +150,7 @@ impl Campaign {
         let started = Instant::now();
         let answers = graphlancer_engines::on_each(&mut self.engines, |e| {
             let t = Instant::now();
-            let outcome = e.execute_generated(&q.text_for(e), q.cypher_ast(), &exec);
+            let outcome = q.run_on(e, &exec);
             (outcome, t.elapsed(), e.take_overhead())
         });
         let wall = started.elapsed();
