@@ -81,6 +81,9 @@ impl Generator<'_> {
         }
         b.scope = s;
         let extra = if b.coin(0.5) { 1 } else { 2 };
+        // The reads added here come after the query's writes, which a
+        // release without reads after writes refuses (Kuzu 0.1.0).
+        let reads = !part.writes() || self.weight(crate::Feature::ReadAfterWrite) > 0;
         let mut kinds: Vec<ClauseKind> = Vec::new();
         for _ in 0..extra {
             let options = [
@@ -98,7 +101,8 @@ impl Generator<'_> {
                         ClauseKind::Unwind => crate::Feature::Unwind,
                         _ => crate::Feature::With,
                     };
-                    (*k, w * self.weight(f))
+                    let allowed = reads || *k == ClauseKind::With;
+                    (*k, w * self.weight(f) * u32::from(allowed))
                 })
                 .collect();
             if let Some(k) = super::weighted(b.rng, &weights) {

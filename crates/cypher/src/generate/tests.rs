@@ -307,3 +307,29 @@ fn kuzu_sets_only_keys_every_table_of_the_entity_has() {
     }
     assert!(sets > 20, "only {sets} SET items in 600 queries");
 }
+
+/// A profile that refuses reads after writes gets none, from the skeleton
+/// or from a mutation that turns the RETURN into a WITH and reads on.
+#[test]
+fn no_read_follows_a_write_where_the_profile_refuses_it() {
+    use super::mutate::Mutation;
+    let graph = generate(3, &GraphConfig::default()).expect("valid");
+    let mut profile = DialectProfile::built_in("kuzu").expect("built-in profile");
+    profile.refuse(Feature::ReadAfterWrite, "probed".into());
+    let config = GeneratorConfig::preset(Preset::Differential);
+    let generator = Generator::new(&graph, &profile, &config);
+    let read = |c: &Clause| matches!(c, Clause::Match { .. } | Clause::Unwind { .. } | Clause::Call { .. });
+    let (mut writes, mut mutated) = (0, 0);
+    for i in 0..600 {
+        let g = generator.generate(&mut derive_rng(12, &[3, i]));
+        let delayed = generator.mutate(&g, Mutation::DelayReturn, &mut derive_rng(13, &[3, i]), None);
+        mutated += usize::from(delayed.as_ref().is_some_and(|d| d.query.writes()));
+        for q in std::iter::once(&g).chain(delayed.as_ref()) {
+            let clauses = &q.query.parts[0].clauses;
+            let Some(first) = clauses.iter().position(Clause::is_write) else { continue };
+            writes += 1;
+            assert!(!clauses[first..].iter().any(read), "{}", q.text);
+        }
+    }
+    assert!(writes > 50 && mutated > 10, "{writes} with writes, {mutated} mutated");
+}
