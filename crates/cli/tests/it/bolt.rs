@@ -130,6 +130,28 @@ fn a_case_reads_arcadedbs_columns_in_return_order() {
     assert!(read.rows.iter().all(|r| r[1] == Value::Int(0) && matches!(r[0], Value::Node(_))), "{read:?}");
 }
 
+/// ArcadeDB sends no columns for an empty `RETURN *`; an empty answer is in
+/// every answer, so a rewrite that drops the WHERE is not filed for it.
+#[test]
+fn an_empty_answer_without_columns_is_in_every_answer() {
+    use graphlancer_oracles::oracle::{CaseQuery, JudgeCx, Oracle, TestCase, Verdict, rewrite::Rewrite};
+    let mut db = managed();
+    let g = graph(3, 5, 5);
+    db.load(&g).expect("loads");
+    let texts = ["MATCH (n0) WHERE n0.nope = 1 RETURN *", "MATCH (n0) RETURN *"];
+    let queries: Vec<CaseQuery> =
+        texts.iter().map(|t| CaseQuery::new("q", graphlancer_cypher::parse::parse(t).expect("parses"), None)).collect();
+    let outcomes: Vec<Outcome> =
+        queries.iter().map(|q| q.run_on(&mut db, &ExecOptions::default()).expect("runs")).collect();
+    let (empty, all) = (rows(outcomes[0].clone()), rows(outcomes[1].clone()));
+    assert!(empty.rows.is_empty() && empty.columns.is_empty() && all.rows.len() == g.nodes.len(), "{empty:?} {all:?}");
+    let names = vec!["arcadedb".to_owned()];
+    let cx = JudgeCx { names: &names, schema: &g.schema };
+    let case = TestCase { relation: "rewrite:drop-predicate".into(), queries, delta: None };
+    let verdict = Rewrite.judge(&cx, &case, &[vec![outcomes[0].clone()], vec![outcomes[1].clone()]]);
+    assert!(matches!(verdict, Verdict::Pass), "{verdict:?}");
+}
+
 /// The generated `ltrim(s, chars)` / `rtrim(s, chars)`: ArcadeDB trims the
 /// characters as Neo4j 5 does, and so does the reference.
 #[test]

@@ -163,6 +163,11 @@ impl Oracle for Rewrite {
             let Some(rows) = rows_of(outcomes, e) else { return NO_ROWS };
             let [before, after] = rows.as_slice() else { return Verdict::Pass };
             let (small, large) = if swap { (after, before) } else { (before, after) };
+            // No rows are in every answer, whatever its columns: ArcadeDB
+            // sends none for an empty `RETURN *`.
+            if subset && small.rows.is_empty() {
+                continue;
+            }
             let how = match compare(small, large, &order, Tolerance::default()) {
                 Comparison::Equal => continue,
                 Comparison::Differ(Difference::Rows { only_left, .. }) if subset && only_left.is_empty() => continue,
