@@ -261,17 +261,17 @@ impl<'s> Ev<'s> {
         Ok(out)
     }
 
-    /// SET over all rows; two rows writing different values to one property
-    /// leave the outcome to the order of rows, which no rule fixes.
+    /// SET over all rows; two rows writing different values to one property,
+    /// or one row replacing a map another writes a key of, leave the outcome
+    /// to the order of rows, which no rule fixes.
     fn set_rows(&mut self, items: &[SetItem], rows: Vec<Row>) -> Result<Vec<Row>, Failure> {
         // Per entity and key, the value the first row wrote; a replaced map
         // is compared whole, under the empty key.
         let mut written: BTreeMap<(Key, String), Key> = BTreeMap::new();
-        // Per entity, the rows that replaced its map and the rows that
-        // wrote one of its keys: a replacement in one row and any other
-        // write in another end as the rows' order has them.
-        let mut replaced: BTreeMap<Key, BTreeSet<usize>> = BTreeMap::new();
-        let mut keyed: BTreeMap<Key, BTreeSet<usize>> = BTreeMap::new();
+        // Per entity and whether the write replaced its map, the first row
+        // that wrote so: rows come in order, so an earlier row of the other
+        // kind is another row.
+        let mut first: BTreeMap<(Key, bool), usize> = BTreeMap::new();
         let mut out = Vec::with_capacity(rows.len());
         for (at, row) in rows.into_iter().enumerate() {
             let row = self.set(items, row)?;
@@ -293,15 +293,15 @@ impl<'s> Ev<'s> {
                     SetItem::Label(..) => Vec::new(),
                 };
                 let entity = Key::of(&row[v]);
-                let (mine, theirs) = match item {
-                    SetItem::ReplaceMap(..) => (&mut replaced, &keyed),
-                    SetItem::Property(..) | SetItem::MergeMap(..) => (&mut keyed, &replaced),
+                let replaces = match item {
+                    SetItem::ReplaceMap(..) => true,
+                    SetItem::Property(..) | SetItem::MergeMap(..) => false,
                     SetItem::Label(..) => continue,
                 };
-                if theirs.get(&entity).is_some_and(|rows| rows.iter().any(|&r| r != at)) {
+                if first.get(&(entity.clone(), !replaces)).is_some_and(|&r| r < at) {
                     return Err(Failure::unsupported("one row of a SET replaces the map another row writes a key of"));
                 }
-                mine.entry(entity.clone()).or_default().insert(at);
+                first.entry((entity.clone(), replaces)).or_insert(at);
                 for (k, after) in now {
                     if written.insert((entity.clone(), k), after.clone()).is_some_and(|before| before != after) {
                         return Err(Failure::unsupported("rows of one SET write different values to one property"));

@@ -281,6 +281,7 @@ impl<'a> Generator<'a> {
     fn skeleton_part(&self, rng: &mut CaseRng) -> Vec<ClauseKind> {
         let total = rng.random_range(self.config.min_clauses..=self.config.max_clauses);
         let writes = self.config.writes;
+        let refuses_read_after_write = self.weight(Feature::ReadAfterWrite) == 0;
         let mut kinds: Vec<ClauseKind> = Vec::with_capacity(total);
         while kinds.len() + 1 < total {
             let first = kinds.is_empty();
@@ -308,8 +309,7 @@ impl<'a> Generator<'a> {
             let after_optional = self.match_needs_with(&kinds, kind);
             // Without reads after writes there are none, whatever WITHs come
             // between (a release that refuses them refuses those too).
-            let read_after_write = kind.is_read() && kinds.iter().any(|k| k.is_write());
-            if read_after_write && self.weight(Feature::ReadAfterWrite) == 0 {
+            if refuses_read_after_write && kind.is_read() && kinds.iter().any(|k| k.is_write()) {
                 continue;
             }
             if after_write || after_optional {

@@ -83,7 +83,7 @@ impl Generator<'_> {
         let extra = if b.coin(0.5) { 1 } else { 2 };
         // The reads added here come after the query's writes, which a
         // release without reads after writes refuses (Kuzu 0.1.0).
-        let reads = !part.writes() || self.weight(crate::Feature::ReadAfterWrite) > 0;
+        let reads = self.weight(crate::Feature::ReadAfterWrite) > 0 || !part.writes();
         let mut kinds: Vec<ClauseKind> = Vec::new();
         for _ in 0..extra {
             let options = [
