@@ -17,6 +17,7 @@ pub mod reduce;
 pub mod report;
 pub mod shape;
 pub mod signature;
+pub mod site;
 pub mod translate;
 pub mod work;
 

@@ -27,6 +27,7 @@ use crate::oracle::CaseQuery;
 pub(crate) use columns::{differs, returning};
 
 mod columns;
+mod distinct;
 
 pub use columns::Culprit;
 
@@ -113,6 +114,19 @@ fn localize_query(
     }
     if ret.skip.is_some() || ret.limit.is_some() {
         return Ok(None);
+    }
+    if distinct::mixes_distinct(&part.clauses) {
+        let keep = match answers {
+            (Outcome::Rows(x), Outcome::Rows(y)) if symptom == Symptom::Values => {
+                (0..ret.items.len()).find(|&j| differs(&column_of(x, j), &column_of(y, j)))
+            }
+            _ => None,
+        };
+        if (symptom == Symptom::RowCount || keep.is_some())
+            && let Some(c) = prober.beside_distinct(&part.clauses, keep)?
+        {
+            return Ok(Some(c));
+        }
     }
     let starts = match symptom {
         Symptom::Values => {
@@ -407,6 +421,32 @@ impl Prober<'_, '_> {
         }
         let query = Query { parts: vec![SingleQuery { clauses: out }], union_all: false, spelling: Default::default() };
         result_types(&query, self.schema).is_ok().then_some(query)
+    }
+
+    /// Where a projection holds a DISTINCT aggregate beside plain ones: the
+    /// query with every aggregate plain but column `keep`'s (all of them
+    /// for different rows), named [`distinct::BESIDE_DISTINCT`] where the
+    /// engines then agree on that column (or on the number of rows).
+    fn beside_distinct(&mut self, clauses: &[Clause], keep: Option<usize>) -> Result<Option<Culprit>, EngineError> {
+        let Some(Clause::Return(ret)) = clauses.last() else { return Ok(None) };
+        if keep.is_some_and(|j| distinct::has_distinct(&ret.items[j].0)) || self.probes >= PROBES {
+            return Ok(None);
+        }
+        let clauses = distinct::without_distinct(clauses, keep);
+        let query = Query { parts: vec![SingleQuery { clauses }], union_all: false, spelling: Default::default() };
+        if result_types(&query, self.schema).is_err() {
+            return Ok(None);
+        }
+        self.probes += 1;
+        let Some((x, y)) = self.answers(query.clone())? else { return Ok(None) };
+        // No rows on either side agree on nothing: the plain query lost them.
+        let agree = x.rows.len() == y.rows.len()
+            && !x.rows.is_empty()
+            && keep.is_none_or(|j| !differs(&column_of(&x, j), &column_of(&y, j)));
+        Ok(agree.then(|| Culprit {
+            kind: Kind::Value(distinct::BESIDE_DISTINCT.into()),
+            text: graphlancer_cypher::render(&query),
+        }))
     }
 
     /// `query`'s rows on both engines; none where either answers otherwise.

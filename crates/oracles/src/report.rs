@@ -219,11 +219,19 @@ impl ReportStore {
         at: Seen,
     ) -> Result<Option<(Signature, PathBuf)>, ReportError> {
         let signature = self.reductions.get(name).cloned().unwrap_or_else(|| name.clone());
-        if !self.by_signature.contains_key(&signature) {
-            return Ok(None);
-        }
+        let Some(signature) = self.report_of(&signature) else { return Ok(None) };
         self.map_name(generated.clone(), signature)?;
         self.count_known(generated, at)
+    }
+
+    /// The report a finding named `s` is counted under: the one of that
+    /// name, else one whose clause site `s`'s holds with more constructs
+    /// ([`crate::site`]).
+    pub fn report_of(&self, s: &Signature) -> Option<Signature> {
+        if self.by_signature.contains_key(s) {
+            return Some(s.clone());
+        }
+        crate::site::report_for(s, self.by_signature.keys()).cloned()
     }
 
     /// Records that a finding named `name` before reduction was reduced to
@@ -243,12 +251,13 @@ impl ReportStore {
 
     /// Writes a new finding, or counts a duplicate.
     pub fn record(&mut self, case: &Case) -> Result<Recorded, ReportError> {
-        self.reductions.insert(case.generated_signature.clone(), case.signature.clone());
-        if self.by_signature.contains_key(&case.signature) {
+        if let Some(report) = self.report_of(&case.signature) {
+            self.reductions.insert(case.generated_signature.clone(), report);
             let at = Seen { seed: case.seed, graph: case.graph_index, case: case.case_index };
             let (_, dir) = self.count_known(&case.generated_signature, at)?.expect("just mapped to a known signature");
             return Ok(Recorded::Duplicate(dir));
         }
+        self.reductions.insert(case.generated_signature.clone(), case.signature.clone());
         let dir = self.root.join(format!("{:04}-{}", self.next, case.oracle.name()));
         self.next += 1;
         // Written whole in a hidden folder, then renamed: a campaign killed

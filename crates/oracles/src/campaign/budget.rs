@@ -8,6 +8,19 @@ use std::time::Duration;
 /// reducer took 91% of the time.
 pub(super) const REDUCTION_SHARE: f64 = 0.25;
 
+/// The share of a time budget naming findings may take at most. Old Kuzu
+/// releases fail one query in four; naming each of those took a third of
+/// the time, and nine in ten were counted under a report already there.
+pub(super) const NAMING_SHARE: f64 = 0.15;
+
+/// A naming gets at least this long, or the finding goes unnamed.
+pub(super) const MIN_NAMING: Duration = Duration::from_millis(500);
+
+/// What is left of a time budget's share for naming after `spent` seconds of it.
+pub(super) fn naming_share_left(budget: Duration, spent: f64) -> Duration {
+    Duration::from_secs_f64((budget.as_secs_f64() * NAMING_SHARE - spent).max(0.0))
+}
+
 /// What naming one finding before reduction may take: a few dozen probes.
 pub(super) const NAMING_TIME: Duration = Duration::from_secs(10);
 
@@ -46,6 +59,8 @@ mod reserve_tests {
         assert_eq!(reduction_share_left(budget, 0.0), Duration::from_secs(150));
         assert_eq!(reduction_share_left(budget, 140.0), Duration::from_secs(10));
         assert_eq!(reduction_share_left(budget, 151.0), Duration::ZERO);
+        assert_eq!(naming_share_left(budget, 30.0), Duration::from_secs(60));
+        assert_eq!(naming_share_left(budget, 91.0), Duration::ZERO);
     }
 
     #[test]

@@ -12,7 +12,7 @@ use crate::recheck::recheck;
 use crate::reduce::Reducer;
 use crate::report::{CASE_FORMAT, Case, EngineRecord, Recorded, ReductionState};
 
-use super::budget::{MIN_REDUCTION, NAMING_TIME, reduction_share_left};
+use super::budget::{MIN_NAMING, MIN_REDUCTION, NAMING_TIME, naming_share_left, reduction_share_left};
 use super::config::Budget;
 use super::execute::Counted;
 use super::summary::Summary;
@@ -138,18 +138,28 @@ impl Campaign {
             if let Some(left) = self.time_left() {
                 limits.time = limits.time.min(left);
             }
-            let named = self.reducer(oracle, &judge, at.graph, limits).name_unreduced(
-                &ran.case,
-                again.clone(),
-                finding.clone(),
-            );
-            for e in &mut self.engines {
-                e.take_overhead();
+            if let Budget::Time(budget) = self.config.budget {
+                limits.time = limits.time.min(naming_share_left(budget, self.time.naming));
             }
-            let mut named = named?;
+            // Naming's share spent: the finding goes under its oracle's
+            // unnamed report, as one whose reduction found no time does.
+            let unnamed = limits.time < MIN_NAMING;
+            let mut named = if unnamed {
+                finding.clone()
+            } else {
+                let named = self.reducer(oracle, &judge, at.graph, limits).name_unreduced(
+                    &ran.case,
+                    again.clone(),
+                    finding.clone(),
+                );
+                for e in &mut self.engines {
+                    e.take_overhead();
+                }
+                named?
+            };
             self.engine_time += t.elapsed();
             self.time.naming += t.elapsed().as_secs_f64();
-            let spent = self.reduction_limits().time < MIN_REDUCTION;
+            let spent = unnamed || self.reduction_limits().time < MIN_REDUCTION;
             if spent {
                 named.signature = named.signature.unnamed();
             }
@@ -268,7 +278,10 @@ impl Campaign {
         };
         match recorded {
             Recorded::New(dir) => self.counted(s, signature.to_string(), dir, true),
-            Recorded::Duplicate(dir) => self.counted(s, signature.to_string(), dir, false),
+            Recorded::Duplicate(dir) => {
+                let report = self.store().report_of(&signature).unwrap_or(signature);
+                self.counted(s, report.to_string(), dir, false)
+            }
         }
         Ok(())
     }

@@ -92,6 +92,21 @@ pub(super) fn kind_with_operands(prefix: &[Clause], culprit: &Expr, schema: &Sch
                 names.sort();
                 names.dedup();
             }
+            if let Expr::Case { subject, branches, .. } = culprit {
+                // A CASE is named by the types it can give: which branch it
+                // takes is the bug, not the conditions' types or how many
+                // branches there are (Kuzu 0.1.0's wrong branch over a column
+                // with nulls came as `case(Bool,Int)`, `case(Bool,Int,Int)`,
+                // `case(String,String,String)`, ...: two bugs, four names).
+                let first = usize::from(subject.is_some());
+                let results = (0..branches.len()).map(|b| first + 2 * b + 1).chain(
+                    (names.len() > first + 2 * branches.len()).then_some(first + 2 * branches.len()),
+                );
+                let mut given: Vec<String> = results.filter_map(|i| names.get(i).cloned()).collect();
+                given.sort();
+                given.dedup();
+                names = given;
+            }
             format!("{kind}({})", names.join(","))
         }
         None => kind,

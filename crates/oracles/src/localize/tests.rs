@@ -63,3 +63,20 @@ fn a_grouping_answer_with_two_rows_of_equal_keys_repeats_them() {
         graphlancer_cypher::parse::parse("MATCH (n) RETURN DISTINCT n.k AS p, true AS b, 1 AS c").expect("parses");
     assert!(repeats_keys(&distinct, &answer(vec![row(Value::Null, 1), row(Value::Null, 1)])));
 }
+
+#[test]
+fn a_case_is_named_by_the_types_it_can_give() {
+    let schema = Schema { keys: Vec::new(), labels: Vec::new(), rel_types: Vec::new() };
+    let name = |text: &str| {
+        let q = graphlancer_cypher::parse::parse(&format!("UNWIND [1, null] AS x RETURN {text} AS c")).expect("parses");
+        let Clause::Return(r) = q.parts[0].clauses.last().expect("a RETURN") else { panic!("not a RETURN") };
+        kind_with_operands(&q.parts[0].clauses[..1], &r.items[0].0, &schema)
+    };
+    let searched = name("CASE WHEN x > 0 THEN 1 END");
+    assert_eq!(searched, "case(Int)");
+    // An ELSE of the same type, or another form of CASE: the same name.
+    assert_eq!(name("CASE WHEN x > 0 THEN 1 ELSE x END"), searched);
+    assert_eq!(name("CASE x WHEN 1 THEN 2 WHEN 3 THEN 4 END"), searched);
+    // Results of other types are another CASE.
+    assert_eq!(name("CASE WHEN x > 0 THEN 'a' ELSE 1.5 END"), "case(Float,String)");
+}
