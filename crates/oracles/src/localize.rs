@@ -12,7 +12,8 @@
 //! differ (with the same rows reaching it) is descended into.
 
 use columns::{
-    binds, column_of, computed_by, entity_as_number, grouping, kind_with_operands, named, oriented, repeats_keys,
+    binds, column_of, computed_by, entity_as_number, grouping, key_class, kind_with_operands, named, oriented,
+    repeats_keys,
 };
 use graphlancer_cypher::ast::{
     Clause, Direction, Expr, NodePattern, PathPattern, Projection, Query, RelPattern, SingleQuery,
@@ -185,52 +186,48 @@ fn localize_union(
         return localize_query(engines, exec, schema, &alone, (&Outcome::Rows(x), &Outcome::Rows(y)), pair, symptom);
     }
     // No part differs alone: the UNION's own merging of equal rows is what
-    // differs, a DISTINCT over the parts' columns. A column is named by what
-    // its parts compute, a constant only where every part returns one (a
-    // `RETURN 0 AS a0` part beside paths merges paths all the same).
+    // differs, a DISTINCT over the parts' columns, named as [`keys`] names
+    // a DISTINCT's: by the classes of what its parts compute, constants
+    // left out (a `RETURN 0 AS a0` part beside paths merges paths all the
+    // same).
     if query.union_all {
         return Ok(None);
     }
-    let mut columns: Vec<Vec<String>> = Vec::new();
+    let mut named: Vec<&str> = Vec::new();
     for part in &query.parts {
         let Some((Clause::Return(r), before)) = part.clauses.split_last() else { return Ok(None) };
-        for (i, (e, _)) in r.items.iter().enumerate() {
-            let kind = kind_with_operands(before, e, schema);
-            match columns.get_mut(i) {
-                Some(kinds) => kinds.push(kind),
-                None => columns.push(vec![kind]),
-            }
-        }
+        named.extend(r.items.iter().filter(|(e, _)| !constant(e)).map(|(e, _)| key_class(before, e, schema)));
     }
-    let named: Vec<String> = columns
-        .into_iter()
-        .map(|mut kinds| {
-            if kinds.iter().any(|k| !k.starts_with("literal")) {
-                kinds.retain(|k| !k.starts_with("literal"));
-            }
-            kinds.sort();
-            kinds.dedup();
-            kinds.join("|")
-        })
-        .collect();
+    named.sort_unstable();
+    named.dedup();
+    if named.is_empty() {
+        named.push("constant");
+    }
     Ok(Some(Culprit {
         kind: Kind::Grouping { with: Vec::new(), keys: named.join(";") },
         text: graphlancer_cypher::render(query),
     }))
 }
 
-/// Grouping or DISTINCT keys by their kinds, `;` between them. A key that
-/// reads no variable is the same on every row and changes no group: it is
-/// left out, and keys that are all such are `constant` whatever their form
-/// (Kuzu 0.11.3's DISTINCT over constant keys showed as `literal(Int)`,
+/// Grouping or DISTINCT keys by their classes ([`key_class`]), each once,
+/// `;` between them. Their values agreed (a key whose values differ is
+/// named by descent), so what is wrong is how the keys were hashed and
+/// compared, which their classes decide, not the expressions that compute
+/// them: Kuzu's groups keyed on relationships came as `var:Rel`,
+/// `var:Float;var:Rel`, `var:Rel;op:^(Float,Int)`, ... A key that reads no
+/// variable is the same on every row and changes no group: it is left out,
+/// and keys that are all such are `constant` whatever their form (Kuzu
+/// 0.11.3's DISTINCT over constant keys showed as `literal(Int)`,
 /// `literal(Float)` and `op:*(Int,Int)`: one bug).
 fn keys<'e>(before: &[Clause], keys: impl Iterator<Item = &'e Expr>, schema: &Schema) -> String {
     let keys: Vec<&Expr> = keys.collect();
-    let varying: Vec<&&Expr> = keys.iter().filter(|e| !constant(e)).collect();
-    if varying.is_empty() && !keys.is_empty() {
+    let mut classes: Vec<&str> = keys.iter().filter(|e| !constant(e)).map(|e| key_class(before, e, schema)).collect();
+    if classes.is_empty() && !keys.is_empty() {
         return "constant".into();
     }
-    varying.into_iter().map(|e| kind_with_operands(before, e, schema)).collect::<Vec<_>>().join(";")
+    classes.sort_unstable();
+    classes.dedup();
+    classes.join(";")
 }
 
 /// Whether `e` reads nothing of a row: no variable, no pattern.

@@ -523,9 +523,9 @@ fn localization_names_the_clause_behind_rows_a_grouping_return_parts() {
     );
 
     // Every clause before it agrees: the DISTINCT is named, with its key's
-    // kind, the same in a RETURN, in a WITH and as a UNION's merging.
+    // class, the same in a RETURN, in a WITH and as a UNION's merging.
     let same: fn(bool, &str) -> Outcome = |_, _| two_keys();
-    let distinct = Some("rows-after(grouping,keys:var:Int)");
+    let distinct = Some("rows-after(grouping,keys:value)");
     let text = "UNWIND [1, 2] AS u RETURN DISTINCT u AS a0";
     assert_eq!(locate(same, text, (two_keys(), rows_of(1)), Symptom::RowCount).as_deref(), distinct);
     // Two rows of one key from a DISTINCT are repeated keys, found by the

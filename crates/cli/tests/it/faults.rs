@@ -293,7 +293,7 @@ fn relationships_in_traversal_order_are_one_signature_alone_or_in_a_path() {
 #[test]
 fn what_a_union_merges_and_what_a_merge_stores_are_named_by_the_bug() {
     for (name, expected) in [
-        ("union-paths", "rows-after(grouping,keys:var:Path)"),
+        ("union-paths", "rows-after(grouping,keys:Path)"),
         ("merge-value", "rows-after(MERGE)"),
         ("delete-where", "rows-after(read,after writes)"),
         ("merge-var", "rows-after(MERGE)"),

@@ -3,6 +3,7 @@
 
 use graphlancer_cypher::ast::{Clause, Expr, Projection, Query};
 use graphlancer_cypher::check::result_types;
+use graphlancer_cypher::types::Ty;
 use graphlancer_engines::Outcome;
 use graphlancer_model::{Comparison, ResultSet, RowOrder, Schema, Tolerance, Value, compare};
 
@@ -110,6 +111,20 @@ pub(super) fn kind_with_operands(prefix: &[Clause], culprit: &Expr, schema: &Sch
             format!("{kind}({})", names.join(","))
         }
         None => kind,
+    }
+}
+
+/// A grouping key by what engines hash and compare it as: entities, paths,
+/// maps and lists by their type, every other value alike.
+pub(super) fn key_class(before: &[Clause], key: &Expr, schema: &Schema) -> &'static str {
+    let typed = result_types(&returning(before, vec![(key.clone(), "x".into())]), schema);
+    match typed.ok().and_then(|t| t.into_iter().next()).flatten() {
+        Some(Ty::Node) => "Node",
+        Some(Ty::Rel) => "Rel",
+        Some(Ty::Path) => "Path",
+        Some(Ty::Map) => "Map",
+        Some(Ty::List(_)) => "List",
+        _ => "value",
     }
 }
 

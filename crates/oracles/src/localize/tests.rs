@@ -80,3 +80,30 @@ fn a_case_is_named_by_the_types_it_can_give() {
     // Results of other types are another CASE.
     assert_eq!(name("CASE WHEN x > 0 THEN 'a' ELSE 1.5 END"), "case(Float,String)");
 }
+
+#[test]
+fn grouping_keys_are_named_by_their_classes() {
+    let schema = Schema { keys: Vec::new(), labels: Vec::new(), rel_types: Vec::new() };
+    let q = graphlancer_cypher::parse::parse("MATCH (n)-[r]->(m) UNWIND [1.5] AS f RETURN 0").expect("parses");
+    let before = &q.parts[0].clauses[..2];
+    let named = |texts: &[&str]| {
+        let exprs: Vec<Expr> = texts
+            .iter()
+            .map(|t| {
+                let q = graphlancer_cypher::parse::parse(&format!("RETURN {t} AS k")).expect("parses");
+                let Clause::Return(r) = &q.parts[0].clauses[0] else { panic!("not a RETURN") };
+                r.items[0].0.clone()
+            })
+            .collect();
+        keys(before, exprs.iter(), &schema)
+    };
+    // Relationships alone, however many and beside whatever values.
+    assert_eq!(named(&["r"]), "Rel");
+    assert_eq!(named(&["r", "r"]), "Rel");
+    assert_eq!(named(&["f", "r", "f + 1.0"]), "Rel;value");
+    // Values are alike, whatever computes them; entities and maps are not.
+    assert_eq!(named(&["f"]), named(&["f * 2.0"]));
+    assert_eq!(named(&["n", "r"]), "Node;Rel");
+    assert_eq!(named(&["{a: f}"]), "Map");
+    assert_eq!(named(&["0", "f"]), "value");
+}
