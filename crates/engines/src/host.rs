@@ -179,6 +179,8 @@ pub struct HostCommand {
     pub program: PathBuf,
     /// Arguments selecting the engine, e.g. `engine-host grafeo`.
     pub args: Vec<OsString>,
+    /// Variables set in the host's environment besides graphlancer's own.
+    pub env: Vec<(OsString, OsString)>,
 }
 
 impl HostCommand {
@@ -188,7 +190,7 @@ impl HostCommand {
     pub fn python(python: PathBuf, script: &str, args: &[&str]) -> Self {
         let mut all = vec!["-c".into(), script.into()];
         all.extend(args.iter().map(Into::into));
-        Self { program: python, args: all }
+        Self { program: python, args: all, env: Vec::new() }
     }
 
     /// The command that re-runs the current executable as the host of `engine`.
@@ -198,7 +200,7 @@ impl HostCommand {
 
     /// The command that runs `program` as the host of `engine`.
     pub fn new(program: PathBuf, engine: &str) -> Self {
-        Self { program, args: vec!["engine-host".into(), engine.into()] }
+        Self { program, args: vec!["engine-host".into(), engine.into()], env: Vec::new() }
     }
 }
 
@@ -234,6 +236,12 @@ pub struct HostProcess {
 /// The environment variable that names a host's scratch folder.
 pub const SCRATCH_ENV: &str = "GRAPHLANCER_HOST_SCRATCH";
 
+/// The environment variable that names a folder the hosts of one engine
+/// share while it lives: where a host keeps copies of the databases it
+/// loaded, so that the next host, started after a crash, copies the graph
+/// instead of creating it again.
+pub const SNAPSHOTS_ENV: &str = "GRAPHLANCER_HOST_SNAPSHOTS";
+
 impl HostProcess {
     /// Starts the host.
     pub fn spawn(cmd: &HostCommand) -> std::io::Result<Self> {
@@ -241,6 +249,7 @@ impl HostProcess {
         let mut child = crate::process::owned(&mut Command::new(&cmd.program))
             .args(&cmd.args)
             .env(SCRATCH_ENV, scratch.path())
+            .envs(cmd.env.iter().map(|(k, v)| (k, v)))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

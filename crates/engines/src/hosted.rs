@@ -44,6 +44,8 @@ pub struct HostedKind {
 pub struct HostedEngine {
     kind: HostedKind,
     command: HostCommand,
+    /// The hosts' shared folder of loaded databases ([`crate::host::SNAPSHOTS_ENV`]).
+    snapshots: tempfile::TempDir,
     host: Option<HostProcess>,
     graph: Option<Graph>,
     version: String,
@@ -52,12 +54,29 @@ pub struct HostedEngine {
 
 impl HostedEngine {
     /// Starts a host with `command` and asks its version.
-    pub fn start(kind: HostedKind, command: HostCommand) -> Result<Self, EngineError> {
-        let mut engine =
-            Self { kind, command, host: None, graph: None, version: String::new(), overhead: Overhead::default() };
+    pub fn start(kind: HostedKind, mut command: HostCommand) -> Result<Self, EngineError> {
+        let snapshots = tempfile::Builder::new()
+            .prefix("graphlancer-snapshots-")
+            .tempdir()
+            .map_err(|e| EngineError::Start { engine: kind.engine, detail: format!("a folder for snapshots: {e}") })?;
+        command.env.push((crate::host::SNAPSHOTS_ENV.into(), snapshots.path().into()));
+        let mut engine = Self {
+            kind,
+            command,
+            snapshots,
+            host: None,
+            graph: None,
+            version: String::new(),
+            overhead: Overhead::default(),
+        };
         let host = engine.spawn()?;
         engine.host = Some(host);
         Ok(engine)
+    }
+
+    /// The folder the hosts keep copies of loaded databases in.
+    pub fn snapshots(&self) -> &std::path::Path {
+        self.snapshots.path()
     }
 
     /// The process id of the running host, if one runs.

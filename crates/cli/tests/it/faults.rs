@@ -304,6 +304,7 @@ fn what_a_union_merges_and_what_a_merge_stores_are_named_by_the_bug() {
         ("adjacent-removes", "var:Node"),
         ("read-var", "rows-after(read,after writes)"),
         ("star-after-delete", ""),
+        ("beside-distinct", "agg:beside DISTINCT"),
     ] {
         let (dir, case) = reduced_fixture("named", name);
         let fault = &case["signature"]["fault"];

@@ -132,24 +132,58 @@ fn a_long_query_times_out_and_the_host_goes_on() {
     assert_eq!(node_count(db.as_mut()), Value::Int(5));
 }
 
-#[test]
-fn a_killed_or_stopped_host_is_a_crash_or_timeout_and_the_next_query_works() {
-    let mut db = graphlancer_engines::hosted::HostedEngine::start(
+/// A Kuzu release's host, as the adapter starts it, with its process in reach.
+fn hosted(version: &str) -> graphlancer_engines::hosted::HostedEngine {
+    use graphlancer_model::ScriptDialect;
+    // Relationship tables over several label pairs came in 0.8.
+    let minor: u32 = version.split('.').nth(1).and_then(|m| m.parse().ok()).expect("a 0.x.y release");
+    let script = if minor < 8 { ScriptDialect::KuzuRelGroups } else { ScriptDialect::Kuzu };
+    graphlancer_engines::hosted::HostedEngine::start(
         graphlancer_engines::hosted::HostedKind {
-            name: "kuzu@0.11.3".into(),
+            name: format!("kuzu@{version}"),
             engine: "kuzu",
             dialect: "kuzu",
-            load: graphlancer_engines::hosted::LoadForm::Script(graphlancer_model::ScriptDialect::Kuzu),
+            load: graphlancer_engines::hosted::LoadForm::Script(script),
             languages: &[graphlancer_model::Language::Cypher],
             plan: Some(graphlancer_engines::kuzu::plan::operators),
         },
         graphlancer_engines::host::HostCommand::python(
-            crate::engines_dir().python("kuzu", "kuzu", "0.11.3").expect("installed"),
+            crate::engines_dir().python("kuzu", "kuzu", version).expect("installed"),
             graphlancer_engines::kuzu::HOST,
             &["kuzu", ""],
         ),
     )
-    .expect("starts");
+    .expect("starts")
+}
+
+/// Kuzu before 0.6 keeps its database in files. The first host copies the
+/// folder it loaded; a host started after a crash copies it back instead
+/// of creating the graph again, and holds the generated graph exactly.
+#[test]
+fn a_host_after_a_crash_copies_an_old_releases_loaded_database() {
+    let mut db = hosted("0.1.0");
+    let g = kuzu_graph(13, 40, 80);
+    db.load(&g).expect("loads");
+    let kept = std::fs::read_dir(db.snapshots()).expect("a snapshot folder").count();
+    assert_eq!(kept, 2, "one copy of the loaded database and its counts");
+    let expected_nodes = ResultSet::new(vec!["n".into()], g.nodes.iter().map(|n| vec![n.to_value()]).collect());
+    let expected_rels = ResultSet::new(vec!["r".into()], g.relationships.iter().map(|r| vec![r.to_value()]).collect());
+    signal(db.host_pid().expect("running"), "-9");
+    let crashed = db.execute("MATCH (n) RETURN n", &ExecOptions::default()).expect("recovered");
+    assert!(matches!(crashed, Outcome::Crash { .. }), "{crashed:?}");
+    for (query, expected) in [("MATCH (n) RETURN n", &expected_nodes), ("MATCH ()-[r]->() RETURN r", &expected_rels)] {
+        let got = rows(db.execute(query, &ExecOptions::default()).expect("runs"));
+        assert_eq!(compare(&got, expected, &RowOrder::Bag, Tolerance::default()), Comparison::Equal, "{query}");
+    }
+    // Writes on the copy are undone as on a loaded database.
+    let deleted = db.execute("MATCH (n) DETACH DELETE n", &ExecOptions::default()).expect("runs");
+    assert!(matches!(deleted, Outcome::Rows(_)), "{deleted:?}");
+    assert_eq!(node_count(&mut db), Value::Int(40));
+}
+
+#[test]
+fn a_killed_or_stopped_host_is_a_crash_or_timeout_and_the_next_query_works() {
+    let mut db = hosted("0.11.3");
     db.load(&kuzu_graph(8, 10, 10)).expect("loads");
     let pid = db.host_pid().expect("running");
     signal(pid, "-9");

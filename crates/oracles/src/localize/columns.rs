@@ -7,7 +7,6 @@ use graphlancer_cypher::types::Ty;
 use graphlancer_engines::Outcome;
 use graphlancer_model::{Comparison, ResultSet, RowOrder, Schema, Tolerance, Value, compare};
 
-/// Whether `clause` is a MATCH or MERGE whose pattern binds `name`.
 /// What the probing found.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Culprit {
@@ -16,6 +15,23 @@ pub struct Culprit {
     /// Its text.
     pub text: String,
 }
+
+impl Culprit {
+    /// What [`Self::text`] is, for a report's first line: the part that
+    /// differs, or for a culprit found by changing the query, the query
+    /// changed so that the engines agree.
+    pub fn text_is(&self) -> &'static str {
+        match &self.kind {
+            crate::culprit::Culprit::PipelinedWrites(_) => "the engines agree once every write sees all its rows",
+            crate::culprit::Culprit::Value(v) if v == super::distinct::BESIDE_DISTINCT => {
+                "the engines agree once the aggregates beside it are plain"
+            }
+            _ => "the smallest part that differs",
+        }
+    }
+}
+
+/// Whether `clause` is a MATCH or MERGE whose pattern binds `name`.
 
 pub(super) fn binds(clause: &Clause, name: &str) -> bool {
     match clause {

@@ -301,9 +301,9 @@ impl Reducer<'_> {
             symptom,
         )?;
         if let Some(c) = culprit {
+            finding.summary = format!("{}; {}: {}", finding.summary, c.text_is(), c.text);
             finding.signature.fault = Fault::Culprit { expression: c.kind };
             finding.signature.shape = None;
-            finding.summary = format!("{}; the smallest part that differs: {}", finding.summary, c.text);
         }
         Ok(())
     }
