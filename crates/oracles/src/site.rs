@@ -91,7 +91,10 @@ mod tests {
         ] {
             assert!(within(&crash(narrow), &broad), "{narrow}");
         }
-        assert!(within(&rows("MATCH,pattern:hops,pattern:type alternatives"), &rows("MATCH,pattern:type alternatives")));
+        assert!(within(
+            &rows("MATCH,pattern:hops,pattern:type alternatives"),
+            &rows("MATCH,pattern:type alternatives")
+        ));
     }
 
     #[test]

@@ -32,7 +32,6 @@ impl Culprit {
 }
 
 /// Whether `clause` is a MATCH or MERGE whose pattern binds `name`.
-
 pub(super) fn binds(clause: &Clause, name: &str) -> bool {
     match clause {
         Clause::Match { patterns, .. } => patterns.iter().any(|p| p.variables().any(|v| v == name)),
@@ -116,9 +115,9 @@ pub(super) fn kind_with_operands(prefix: &[Clause], culprit: &Expr, schema: &Sch
                 // with nulls came as `case(Bool,Int)`, `case(Bool,Int,Int)`,
                 // `case(String,String,String)`, ...: two bugs, four names).
                 let first = usize::from(subject.is_some());
-                let results = (0..branches.len()).map(|b| first + 2 * b + 1).chain(
-                    (names.len() > first + 2 * branches.len()).then_some(first + 2 * branches.len()),
-                );
+                let results = (0..branches.len())
+                    .map(|b| first + 2 * b + 1)
+                    .chain((names.len() > first + 2 * branches.len()).then_some(first + 2 * branches.len()));
                 let mut given: Vec<String> = results.filter_map(|i| names.get(i).cloned()).collect();
                 given.sort();
                 given.dedup();
