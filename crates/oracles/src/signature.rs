@@ -214,7 +214,10 @@ impl fmt::Display for Signature {
 }
 
 /// An error message with its numbers, quoted names and positions blanked,
-/// so the same fault on different data shares one signature.
+/// so the same fault on different data shares one signature. The query's
+/// own names (`a3`, `m0`, `n12`: a letter and a number) are numbers too:
+/// Kuzu names the column it refuses, and `Multiple result column with the
+/// same name a#` and `... m#` were two reports of one bug.
 pub fn normalize(message: &str) -> String {
     let first = message.lines().next().unwrap_or("");
     let mut out = String::with_capacity(first.len());
@@ -229,6 +232,14 @@ pub fn normalize(message: &str) -> String {
             }
             _ if in_quote => {}
             c if c.is_ascii_digit() => {
+                // A lone letter before the number is a generated name.
+                let mut tail = out.chars().rev();
+                if let (Some(l), before) = (tail.next(), tail.next())
+                    && l.is_ascii_alphabetic()
+                    && before.is_none_or(|b| !b.is_alphanumeric() && b != '_')
+                {
+                    out.pop();
+                }
                 if !out.ends_with('#') {
                     out.push('#');
                 }
@@ -338,5 +349,10 @@ mod tests {
     fn normalize_blanks_numbers_and_quotes() {
         assert_eq!(normalize("Unable to resolve 'n19' at 3"), "Unable to resolve '…' at #");
         assert_eq!(normalize("Node 27 gone\nsecond line"), "Node # gone");
+        // A generated name is blanked whole; a type's width is kept.
+        assert_eq!(normalize("same name a5 are"), normalize("same name m0 are"));
+        assert_eq!(normalize("same name a5 are"), "same name # are");
+        assert_eq!(normalize("function +(STRING,INT64)"), "function +(STRING,INT#)");
+        assert_eq!(normalize("COLLECT(-(a2,1))"), "COLLECT(-(#,#))");
     }
 }
