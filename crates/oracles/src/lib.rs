@@ -8,6 +8,7 @@ pub mod case;
 pub mod constructs;
 pub mod culprit;
 mod edit;
+pub mod impossible;
 pub mod interrupt;
 pub mod kind;
 pub mod localize;

@@ -142,6 +142,9 @@ impl Signature {
     }
 }
 
+/// The crash site of a pattern that can match nothing ([`crate::impossible`]).
+pub const IMPOSSIBLE_SITE: &str = "at:pattern no relationship can match";
+
 /// The shape of a finding the campaign had no time to name: all that was
 /// left of it was its constructs, and every mix of them would be a report.
 pub const UNNAMED: &str = "unnamed";
@@ -165,6 +168,30 @@ impl Signature {
             other => other.clone(),
         };
         Signature { shape, fault, ..self.clone() }
+    }
+
+    /// This signature as a name taken from a query no reduction will
+    /// shorten: [`Self::unnamed`], and differing values or rows localized,
+    /// or a crash put at a clause, go unnamed too. A name that holds
+    /// whatever the query around it (an error's message, a crash in
+    /// computing a value or on a pattern that matches nothing, a relation
+    /// that failed) is kept.
+    pub fn unreduced(&self) -> Signature {
+        let mut out = self.unnamed();
+        match &out.fault {
+            Fault::Culprit { .. } => {
+                out.fault = Fault::Values { columns: UNNAMED.to_owned() };
+                out.shape = None;
+            }
+            Fault::Crash | Fault::Timeout => {
+                let kept = out.shape.as_deref().is_some_and(|s| s.starts_with("at:value:") || s == IMPOSSIBLE_SITE);
+                if !kept {
+                    out.shape = Some(UNNAMED.to_owned());
+                }
+            }
+            _ => {}
+        }
+        out
     }
 
     /// Whether `judged`, an oracle's verdict on a replay, is this recorded
@@ -341,8 +368,16 @@ mod tests {
             ..values.clone()
         };
         assert_eq!(culprit.unnamed(), culprit, "a localized value keeps its name");
-        let rows = Signature { fault: Fault::RowCount, shape: Some("MATCH,WITH".into()), ..values };
+        let rows = Signature { fault: Fault::RowCount, shape: Some("MATCH,WITH".into()), ..values.clone() };
         assert_eq!(rows.unnamed().to_string(), "differential:a|b:row-count:unnamed");
+        // Unreduced, a localized name or a clause site goes unnamed too; a
+        // value's or an unmatchable pattern's crash, and an error, do not.
+        assert_eq!(culprit.unreduced(), values.unnamed());
+        assert_eq!(crash("at:MATCH,pattern:hops").unreduced(), crash(UNNAMED));
+        assert_eq!(crash("at:value:fn:rtrim").unreduced(), crash("at:value:fn:rtrim"));
+        assert_eq!(crash(IMPOSSIBLE_SITE).unreduced(), crash(IMPOSSIBLE_SITE));
+        let error = Signature { fault: Fault::InternalError { message: "Node # gone".into() }, shape: None, ..crash("") };
+        assert_eq!(error.unreduced(), error);
     }
 
     #[test]

@@ -187,8 +187,14 @@ impl Reducer<'_> {
         }
         let Some(at) = site else { return Ok(()) };
         let clause = self.crash_needs(run, &query.role, &clauses[..at], clauses[at].clone())?;
+        // A crash on the rows of a pattern that can match nothing, at it or
+        // after it, is named by that pattern.
+        let schema = self.judge.schema;
+        let impossible = crate::impossible::one_label_each(&state.graph)
+            && crate::impossible::impossible(&clauses[..=at], schema);
         let site = match self.crashing_value(run, &query.role, &clause)? {
             Some(value) => format!("at:value:{value}"),
+            None if impossible => crate::signature::IMPOSSIBLE_SITE.to_owned(),
             None => format!("at:{}", crash_site_name(&clause)),
         };
         if let Some((_, _, finding)) = state.best.as_mut() {
