@@ -376,7 +376,8 @@ mod tests {
         assert_eq!(crash("at:MATCH,pattern:hops").unreduced(), crash(UNNAMED));
         assert_eq!(crash("at:value:fn:rtrim").unreduced(), crash("at:value:fn:rtrim"));
         assert_eq!(crash(IMPOSSIBLE_SITE).unreduced(), crash(IMPOSSIBLE_SITE));
-        let error = Signature { fault: Fault::InternalError { message: "Node # gone".into() }, shape: None, ..crash("") };
+        let error =
+            Signature { fault: Fault::InternalError { message: "Node # gone".into() }, shape: None, ..crash("") };
         assert_eq!(error.unreduced(), error);
     }
 

@@ -190,8 +190,8 @@ impl Reducer<'_> {
         // A crash on the rows of a pattern that can match nothing, at it or
         // after it, is named by that pattern.
         let schema = self.judge.schema;
-        let impossible = crate::impossible::one_label_each(&state.graph)
-            && crate::impossible::impossible(&clauses[..=at], schema);
+        let impossible =
+            crate::impossible::one_label_each(&state.graph) && crate::impossible::impossible(&clauses[..=at], schema);
         let site = match self.crashing_value(run, &query.role, &clause)? {
             Some(value) => format!("at:value:{value}"),
             None if impossible => crate::signature::IMPOSSIBLE_SITE.to_owned(),
