@@ -44,9 +44,10 @@ pub struct HostedKind {
 pub struct HostedEngine {
     kind: HostedKind,
     command: HostCommand,
-    /// The hosts' shared folder of loaded databases ([`crate::host::SNAPSHOTS_ENV`]).
-    snapshots: tempfile::TempDir,
     host: Option<HostProcess>,
+    /// The hosts' shared folder of loaded databases ([`crate::host::SNAPSHOTS_ENV`]),
+    /// after the host: removed once the host is killed.
+    snapshots: tempfile::TempDir,
     graph: Option<Graph>,
     version: String,
     overhead: Overhead,

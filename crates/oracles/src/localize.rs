@@ -437,9 +437,13 @@ impl Prober<'_, '_> {
         self.probes += 1;
         let Some((x, y)) = self.answers(query.clone())? else { return Ok(None) };
         // No rows on either side agree on nothing: the plain query lost them.
+        // Different rows agree only as a whole answer.
         let agree = x.rows.len() == y.rows.len()
             && !x.rows.is_empty()
-            && keep.is_none_or(|j| !differs(&column_of(&x, j), &column_of(&y, j)));
+            && match keep {
+                Some(j) => !differs(&column_of(&x, j), &column_of(&y, j)),
+                None => !differs(&x, &y),
+            };
         Ok(agree.then(|| Culprit {
             kind: Kind::Value(distinct::BESIDE_DISTINCT.into()),
             text: graphlancer_cypher::render(&query),

@@ -251,7 +251,12 @@ impl ReportStore {
 
     /// Writes a new finding, or counts a duplicate.
     pub fn record(&mut self, case: &Case) -> Result<Recorded, ReportError> {
-        if let Some(report) = self.report_of(&case.signature) {
+        let report = if case.reduction == ReductionState::Finished {
+            self.by_signature.contains_key(&case.signature).then(|| case.signature.clone())
+        } else {
+            self.report_of(&case.signature)
+        };
+        if let Some(report) = report {
             self.reductions.insert(case.generated_signature.clone(), report);
             let at = Seen { seed: case.seed, graph: case.graph_index, case: case.case_index };
             let (_, dir) = self.count_known(&case.generated_signature, at)?.expect("just mapped to a known signature");

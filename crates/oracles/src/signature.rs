@@ -259,10 +259,11 @@ pub fn normalize(message: &str) -> String {
             }
             _ if in_quote => {}
             c if c.is_ascii_digit() => {
-                // A lone letter before the number is a generated name.
+                // A lone small letter before the number is a generated
+                // variable (labels and types, `L0` and `T1`, stay apart).
                 let mut tail = out.chars().rev();
                 if let (Some(l), before) = (tail.next(), tail.next())
-                    && l.is_ascii_alphabetic()
+                    && l.is_ascii_lowercase()
                     && before.is_none_or(|b| !b.is_alphanumeric() && b != '_')
                 {
                     out.pop();

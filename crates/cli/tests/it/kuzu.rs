@@ -179,6 +179,12 @@ fn a_host_after_a_crash_copies_an_old_releases_loaded_database() {
     let deleted = db.execute("MATCH (n) DETACH DELETE n", &ExecOptions::default()).expect("runs");
     assert!(matches!(deleted, Outcome::Rows(_)), "{deleted:?}");
     assert_eq!(node_count(&mut db), Value::Int(40));
+    // Another graph replaces the copy: one is kept, the current one.
+    db.load(&kuzu_graph(14, 10, 10)).expect("loads");
+    assert_eq!(std::fs::read_dir(db.snapshots()).expect("a snapshot folder").count(), 2);
+    signal(db.host_pid().expect("running"), "-9");
+    let _ = db.execute("RETURN 0", &ExecOptions::default());
+    assert_eq!(node_count(&mut db), Value::Int(10));
 }
 
 #[test]

@@ -74,15 +74,19 @@ class KuzuHost:
                 os.remove(path)
             snapshot = self.snapshot()
             if snapshot and os.path.isdir(snapshot):
-                shutil.copytree(snapshot, path, ignore=shutil.ignore_patterns(".lock"))
-                self.open(path)
-                self.tables(execute=False)
-                self.identify()
-                # A copy that does not hold the graph it was made of (a
-                # release that had not written it all to its files) is
-                # dropped, and the graph created as for the first host.
-                if self.counts() == self.read_counts(snapshot):
-                    return
+                # A copy that cannot be opened, or does not hold the graph
+                # it was made of (a release that had not written it all to
+                # its files), is dropped, and the graph created as for the
+                # first host.
+                try:
+                    shutil.copytree(snapshot, path, ignore=shutil.ignore_patterns(".lock"))
+                    self.open(path)
+                    self.tables(execute=False)
+                    self.identify()
+                    if self.counts() == self.read_counts(snapshot):
+                        return
+                except Exception:
+                    pass
                 shutil.rmtree(snapshot, ignore_errors=True)
                 self.conn = None
                 self.db = None
@@ -93,13 +97,28 @@ class KuzuHost:
         self.identify()
         snapshot = self.snapshot()
         if snapshot and not os.path.isdir(snapshot):
-            # Copied once the load has committed, then renamed: a host that
-            # dies while copying leaves no half a database behind.
-            partial = f"{snapshot}.{os.getpid()}"
+            self.keep(path, snapshot)
+
+    def keep(self, path, snapshot):
+        """Copies the loaded database, once its load has committed, as the
+        one copy kept (the graph reducer loads many graphs; only the last
+        is reloaded after a crash). Renamed into place, so a host that dies
+        while copying leaves no half a database behind; a copy that cannot
+        be made costs only the next host's speed."""
+        partial = f"{snapshot}.{os.getpid()}"
+        try:
+            for old in os.listdir(self.snapshots):
+                old = os.path.join(self.snapshots, old)
+                if os.path.isdir(old):
+                    shutil.rmtree(old, ignore_errors=True)
+                else:
+                    os.remove(old)
             shutil.copytree(path, partial, ignore=shutil.ignore_patterns(".lock"))
             with open(f"{snapshot}.counts", "w") as f:
                 f.write(repr(self.counts()))
             os.rename(partial, snapshot)
+        except Exception:
+            shutil.rmtree(partial, ignore_errors=True)
 
     def counts(self):
         """The numbers of nodes and relationships the database holds."""
@@ -133,8 +152,8 @@ class KuzuHost:
             self.conn.execute(f"CALL {name}={value}")
 
     def tables(self, execute):
-        """Reads the script's table groups, creating the tables where asked;
-        the data statements."""
+        """The script's data statements, after learning its table groups'
+        names (a copied database has its tables; a new one gets them)."""
         self.groups = {}
         tables, data = [], []
         for statement in self.script:

@@ -6,6 +6,8 @@
 //! same query with every other aggregate plain gives the same value on
 //! both engines, the DISTINCT beside it is what the bug needs: one name.
 
+use std::collections::BTreeSet;
+
 use graphlancer_cypher::ast::{Clause, Expr};
 
 /// The culprit's name.
@@ -30,7 +32,8 @@ pub(super) fn mixes_distinct(clauses: &[Clause]) -> bool {
 }
 
 /// `clauses` with every aggregate plain, but for item `keep` of the final
-/// RETURN (the column that differs keeps what it computes).
+/// RETURN and the WITH items it reads, directly or through other WITHs
+/// (the column that differs keeps what it computes).
 pub(super) fn without_distinct(clauses: &[Clause], keep: Option<usize>) -> Vec<Clause> {
     fn plain(e: &mut Expr) {
         if let Expr::Aggregate { distinct, .. } = e {
@@ -40,12 +43,23 @@ pub(super) fn without_distinct(clauses: &[Clause], keep: Option<usize>) -> Vec<C
             plain(child);
         }
     }
+    fn reads(e: &Expr, into: &mut BTreeSet<String>) {
+        e.walk(&mut |x| {
+            if let Expr::Variable(v) = x {
+                into.insert(v.clone());
+            }
+        });
+    }
     let mut out = clauses.to_vec();
     let last = out.len().saturating_sub(1);
-    for (i, c) in out.iter_mut().enumerate() {
+    let mut needed = BTreeSet::new();
+    for (i, c) in out.iter_mut().enumerate().rev() {
         let (Clause::With(p) | Clause::Return(p)) = c else { continue };
-        for (j, (e, _)) in p.items.iter_mut().enumerate() {
-            if !(i == last && keep == Some(j)) {
+        for (j, (e, alias)) in p.items.iter_mut().enumerate() {
+            let kept = if i == last { keep == Some(j) } else { needed.contains(alias.as_str()) };
+            if kept {
+                reads(e, &mut needed);
+            } else {
                 plain(e);
             }
         }
@@ -70,18 +84,24 @@ mod tests {
 
     #[test]
     fn only_the_other_aggregates_lose_their_distinct() {
-        let q = clauses("MATCH (n) WITH n.k AS k, count(DISTINCT n) AS c, avg(1) AS a RETURN k, count(DISTINCT c), a");
+        let render = |clauses: Vec<Clause>| {
+            graphlancer_cypher::render(&graphlancer_cypher::ast::Query {
+                parts: vec![graphlancer_cypher::ast::SingleQuery { clauses }],
+                union_all: false,
+                spelling: Default::default(),
+            })
+        };
+        let q = clauses("MATCH (n) WITH n.k AS k, count(DISTINCT n) AS c, avg(1) AS a RETURN k, a, count(DISTINCT k)");
         assert!(mixes_distinct(&q));
-        let stripped = without_distinct(&q, Some(1));
-        let text = graphlancer_cypher::render(&graphlancer_cypher::ast::Query {
-            parts: vec![graphlancer_cypher::ast::SingleQuery { clauses: stripped.clone() }],
-            union_all: false,
-            spelling: Default::default(),
-        });
-        assert!(text.contains("count(n) AS c"), "{text}");
-        assert!(text.contains("count(DISTINCT c)"), "{text}");
+        // The column kept keeps its DISTINCT; the WITH's `c` loses it.
+        let text = render(without_distinct(&q, Some(2)));
+        assert!(text.contains("count(n) AS c") && text.contains("count(DISTINCT k)"), "{text}");
         assert!(!mixes_distinct(&without_distinct(&q, None)));
         assert!(!mixes_distinct(&clauses("MATCH (n) RETURN count(DISTINCT n), 1")));
         assert!(!mixes_distinct(&clauses("MATCH (n) WITH count(DISTINCT n) AS c RETURN count(*)")));
+        // What the kept column reads through a WITH keeps its DISTINCT.
+        let through = clauses("MATCH (n) WITH count(DISTINCT n) AS c, count(n) AS d RETURN c, d");
+        let text = render(without_distinct(&through, Some(0)));
+        assert!(text.contains("count(DISTINCT n) AS c"), "{text}");
     }
 }
