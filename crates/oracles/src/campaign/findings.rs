@@ -250,6 +250,11 @@ impl Campaign {
             case.take_reduction(r);
             case.known_bug = self.known_bug_in(&case);
         }
+        // A reduction stopped at its limits named nothing: its constructs
+        // (Kuzu 0.1.0's crashes kept twenty) would be a report each.
+        if matches!(case.reduction, ReductionState::Unfinished | ReductionState::NotReplayed) {
+            case.signature = case.signature.unnamed();
+        }
         // A finding of a known bug is counted under the bug's one report.
         if let Some(k) = &case.known_bug {
             *s.known_bug_findings.entry(k.bug.clone()).or_default() += 1;
