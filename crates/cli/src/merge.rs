@@ -103,7 +103,7 @@ fn gather(out: &Path, named: &Path, inputs: &[PathBuf], summaries: Vec<Summary>)
             }
             match store.adopt(&dir) {
                 Ok(Recorded::New(_)) => new += 1,
-                Ok(Recorded::Duplicate(_)) => duplicates += 1,
+                Ok(Recorded::Duplicate(..)) => duplicates += 1,
                 Err(e) => skipped.push(format!("{} ({e})", dir.display())),
             }
         }

@@ -116,25 +116,23 @@ fn localize_query(
     if ret.skip.is_some() || ret.limit.is_some() {
         return Ok(None);
     }
-    if distinct::mixes_distinct(&part.clauses) {
-        let keep = match answers {
-            (Outcome::Rows(x), Outcome::Rows(y)) if symptom == Symptom::Values => {
-                (0..ret.items.len()).find(|&j| differs(&column_of(x, j), &column_of(y, j)))
-            }
-            _ => None,
-        };
-        if (symptom == Symptom::RowCount || keep.is_some())
-            && let Some(c) = prober.beside_distinct(&part.clauses, keep)?
-        {
-            return Ok(Some(c));
+    // The first column whose values differ, for different values.
+    let differing = match answers {
+        (Outcome::Rows(x), Outcome::Rows(y)) if symptom == Symptom::Values => {
+            (0..ret.items.len()).find(|&j| differs(&column_of(x, j), &column_of(y, j))).map(|j| (x, y, j))
         }
+        _ => None,
+    };
+    let keep = differing.map(|(_, _, j)| j);
+    if distinct::mixes_distinct(&part.clauses)
+        && (symptom == Symptom::RowCount || keep.is_some())
+        && let Some(c) = prober.beside_distinct(&part.clauses, keep)?
+    {
+        return Ok(Some(c));
     }
     let starts = match symptom {
         Symptom::Values => {
-            let (Outcome::Rows(x), Outcome::Rows(y)) = answers else { return Ok(None) };
-            let Some(j) = (0..ret.items.len()).find(|&j| differs(&column_of(x, j), &column_of(y, j))) else {
-                return Ok(None);
-            };
+            let Some((x, y, j)) = differing else { return Ok(None) };
             let prefix = part.clauses[..part.clauses.len() - 1].to_vec();
             prober.differing = Some((column_of(x, j), column_of(y, j)));
             return match prober.descend(prefix, ret.items[j].0.clone())? {

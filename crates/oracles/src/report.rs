@@ -84,8 +84,8 @@ pub fn read_case(path: &Path) -> Result<Case, ReportError> {
 pub enum Recorded {
     /// A new report folder.
     New(PathBuf),
-    /// A known signature; its count went up.
-    Duplicate(PathBuf),
+    /// A known report, by its folder and signature; its count went up.
+    Duplicate(PathBuf, Signature),
 }
 
 /// Where a campaign generated a case.
@@ -259,8 +259,9 @@ impl ReportStore {
         if let Some(report) = report {
             self.reductions.insert(case.generated_signature.clone(), report);
             let at = Seen { seed: case.seed, graph: case.graph_index, case: case.case_index };
-            let (_, dir) = self.count_known(&case.generated_signature, at)?.expect("just mapped to a known signature");
-            return Ok(Recorded::Duplicate(dir));
+            let (report, dir) =
+                self.count_known(&case.generated_signature, at)?.expect("just mapped to a known signature");
+            return Ok(Recorded::Duplicate(dir, report));
         }
         self.reductions.insert(case.generated_signature.clone(), case.signature.clone());
         let dir = self.root.join(format!("{:04}-{}", self.next, case.oracle.name()));
@@ -291,7 +292,7 @@ impl ReportStore {
     pub fn adopt(&mut self, dir: &Path) -> Result<Recorded, ReportError> {
         let case = read_case(&dir.join("case.json"))?;
         let recorded = self.record(&case)?;
-        let (Recorded::New(here) | Recorded::Duplicate(here)) = &recorded;
+        let (Recorded::New(here) | Recorded::Duplicate(here, _)) = &recorded;
         // `record` counted one occurrence; the folder may have counted more.
         let more = occurrences(dir)?.saturating_sub(1);
         if more > 0 {

@@ -167,22 +167,19 @@ impl Campaign {
             // taken away are in it, and on Kuzu 0.6.0 vs 0.11.3 such names
             // made 42 reports of 16 causes. It goes under its kind's unnamed
             // report, which `graphlancer reduce` names.
-            let mut names = vec![named.signature.clone()];
-            if spent {
-                names.push(named.signature.unreduced());
-            }
-            for name in names {
-                if name == finding.signature {
+            let unreduced = spent.then(|| named.signature.unreduced());
+            for name in std::iter::once(&named.signature).chain(&unreduced) {
+                if *name == finding.signature {
                     continue;
                 }
-                let counted = self.store().count_named(&name, &generated_signature, seen)?;
+                let counted = self.store().count_named(name, &generated_signature, seen)?;
                 if let Some((known, dir)) = counted {
                     self.counted(s, known.to_string(), dir, false);
                     return Ok(());
                 }
             }
-            if spent {
-                named.signature = named.signature.unreduced();
+            if let Some(unreduced) = unreduced {
+                named.signature = unreduced;
                 // The budget's share for reductions is spent: written as
                 // generated under its name; `graphlancer reduce` goes on.
                 s.unreduced += 1;
@@ -292,10 +289,7 @@ impl Campaign {
         };
         match recorded {
             Recorded::New(dir) => self.counted(s, signature.to_string(), dir, true),
-            Recorded::Duplicate(dir) => {
-                let report = self.store().report_of(&signature).unwrap_or(signature);
-                self.counted(s, report.to_string(), dir, false)
-            }
+            Recorded::Duplicate(dir, report) => self.counted(s, report.to_string(), dir, false),
         }
         Ok(())
     }
