@@ -5,6 +5,7 @@
 
 pub mod campaign;
 pub mod case;
+pub mod cause;
 pub mod constructs;
 pub mod culprit;
 mod edit;

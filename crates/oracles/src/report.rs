@@ -226,12 +226,14 @@ impl ReportStore {
 
     /// The report a finding named `s` is counted under: the one of that
     /// name, else one whose clause site `s`'s holds with more constructs
-    /// ([`crate::site`]).
+    /// ([`crate::site`]), else one of `s`'s cause ([`crate::cause`]).
     pub fn report_of(&self, s: &Signature) -> Option<Signature> {
         if self.by_signature.contains_key(s) {
             return Some(s.clone());
         }
-        crate::site::report_for(s, self.by_signature.keys()).cloned()
+        crate::site::report_for(s, self.by_signature.keys())
+            .or_else(|| crate::cause::report_for(s, self.by_signature.keys()))
+            .cloned()
     }
 
     /// Records that a finding named `name` before reduction was reduced to
@@ -252,7 +254,8 @@ impl ReportStore {
     /// Writes a new finding, or counts a duplicate.
     pub fn record(&mut self, case: &Case) -> Result<Recorded, ReportError> {
         let report = if case.reduction == ReductionState::Finished {
-            self.by_signature.contains_key(&case.signature).then(|| case.signature.clone())
+            let cause = crate::cause::report_for(&case.signature, self.by_signature.keys()).cloned();
+            self.by_signature.contains_key(&case.signature).then(|| case.signature.clone()).or(cause)
         } else {
             self.report_of(&case.signature)
         };

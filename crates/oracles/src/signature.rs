@@ -102,6 +102,8 @@ impl fmt::Display for Fault {
             Fault::UnexpectedError { class, message } => write!(f, "{class}-error:{message}"),
             Fault::ColumnCount => f.write_str("column-count"),
             Fault::RowCount => f.write_str("row-count"),
+            // A family's, or a cause's: whichever columns showed it.
+            Fault::Values { columns } if columns.is_empty() => f.write_str("values"),
             Fault::Values { columns } => write!(f, "values:{columns}"),
             Fault::Culprit { expression } if expression.is_rows() => write!(f, "{expression}"),
             Fault::Culprit { expression } => write!(f, "value-of:{expression}"),
@@ -145,17 +147,30 @@ impl Signature {
 /// The crash site of a pattern that can match nothing ([`crate::impossible`]).
 pub const IMPOSSIBLE_SITE: &str = "at:pattern no relationship can match";
 
+/// What the shape of a signature named by its cause starts with
+/// ([`crate::cause`]).
+pub const CAUSE: &str = "cause:";
+
 /// The shape of a finding the campaign had no time to name: all that was
 /// left of it was its constructs, and every mix of them would be a report.
 pub const UNNAMED: &str = "unnamed";
 
 impl Signature {
+    /// Whether a probe named this finding by its cause, a name that holds
+    /// across oracles and whatever the query around it.
+    pub fn is_cause(&self) -> bool {
+        self.shape.as_deref().is_some_and(|s| s.starts_with(CAUSE))
+    }
+
     /// This signature, or where its shape is the constructs its query uses
     /// (a crash not yet put at a clause, rows not yet localized), the one
     /// [`UNNAMED`] signature of its oracle, engines and fault: a campaign
     /// whose budget for reductions is spent files such findings together,
     /// under one report that `graphlancer reduce` names.
     pub fn unnamed(&self) -> Signature {
+        if self.is_cause() {
+            return self.clone();
+        }
         let constructs =
             matches!(self.fault, Fault::Crash | Fault::Timeout | Fault::RowCount | Fault::ColumnCount | Fault::Order)
                 && self.shape.as_deref().is_some_and(|s| !s.starts_with("at:"));
@@ -178,6 +193,9 @@ impl Signature {
     /// that failed) is kept.
     pub fn unreduced(&self) -> Signature {
         let mut out = self.unnamed();
+        if out.is_cause() {
+            return out;
+        }
         match &out.fault {
             Fault::Culprit { .. } => {
                 out.fault = Fault::Values { columns: UNNAMED.to_owned() };
@@ -203,6 +221,7 @@ impl Signature {
         let localized = matches!(self.fault, Fault::Culprit { .. })
             || (self.fault == Fault::Crash && self.shape.as_deref().is_some_and(|s| s.starts_with("at:")))
             || self.shape.as_deref() == Some(UNNAMED)
+            || self.is_cause()
             || matches!(&self.fault, Fault::Values { columns } if columns == UNNAMED);
         self == judged || (localized && self.same_family(judged))
     }

@@ -392,3 +392,23 @@ fn replays(dir: &tempfile::TempDir, name: &str) {
     let replay = crate::graphlancer(&["replay", dir.path().to_str().expect("utf-8")]);
     assert_eq!(replay.status.code(), Some(0), "{name}: {}", String::from_utf8_lossy(&replay.stdout));
 }
+
+/// Kuzu 0.1.0 binds a WITH's aggregate variable to the aggregate itself, so
+/// a later read computes it again: an internal error in one query, a count
+/// of the wrong rows in another. Each vanishes once the variable is bound
+/// anew, and the crash and the difference are one report.
+#[test]
+fn an_aggregate_read_again_is_one_report_whichever_oracle_shows_it() {
+    use graphlancer_oracles::report::{Recorded, ReportStore};
+    let reports = tempfile::tempdir().expect("tempdir");
+    let mut store = ReportStore::open(reports.path()).expect("opens");
+    let mut recorded = Vec::new();
+    for name in ["alias-crash", "alias-where", "alias-rows"] {
+        let (dir, case) = reduced_fixture("named", name);
+        assert_eq!(case["signature"]["shape"], graphlancer_oracles::cause::AGGREGATE_ALIAS, "{name}: {}", case["query"]);
+        replays(&dir, name);
+        recorded.push(store.adopt(dir.path()).expect("recorded"));
+    }
+    assert!(matches!(recorded[0], Recorded::New(_)), "{:?}", recorded[0]);
+    assert!(recorded[1..].iter().all(|r| matches!(r, Recorded::Duplicate(..))), "{recorded:?}");
+}

@@ -24,6 +24,7 @@ use crate::recheck::{Plain, recheck};
 use crate::shape::sets_keys_every_table_has;
 use crate::signature::Signature;
 
+mod alias;
 mod graph;
 mod name;
 mod rename;

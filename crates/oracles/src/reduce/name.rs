@@ -17,6 +17,9 @@ impl Reducer<'_> {
     /// The reduced finding's signature by what it comes down to: a pair's
     /// difference by the part that differs, a crash by its clause.
     pub(super) fn name(&mut self, state: &mut State, run: &mut Run<'_>) -> Result<(), EngineError> {
+        if self.aggregate_alias(state, run)? {
+            return Ok(());
+        }
         self.localize(state)?;
         self.null_operand(state, run)?;
         self.crash_site(state, run)
@@ -85,6 +88,41 @@ impl Reducer<'_> {
             }
         }
         Ok(())
+    }
+
+    /// Whether the finding vanishes once each aggregate's variable that a
+    /// later clause reads is bound anew ([`super::alias`]): then it is
+    /// named by that cause, whatever its oracle and fault.
+    fn aggregate_alias(&mut self, state: &mut State, run: &mut Run<'_>) -> Result<bool, EngineError> {
+        use crate::signature::Signature;
+        let Some((case, _, finding)) = &state.best else { return Ok(false) };
+        let [query] = case.queries.as_slice() else { return Ok(false) };
+        let Some(rebound) = query.cypher_ast().and_then(super::alias::rebound) else { return Ok(false) };
+        // A crash that comes now and then also stays away now and then.
+        let flaky = run.tries > 1 || state.replays.0 < state.replays.1;
+        if flaky || finding.signature.fault.is_process_fault() || run.spent() {
+            return Ok(false);
+        }
+        if result_types(&rebound, self.judge.schema).is_err() {
+            return Ok(false);
+        }
+        run.attempts += 1;
+        let queries = vec![CaseQuery::new(&query.role, rebound, query.order_columns.clone())];
+        let (_, outcomes, verdict) = self.judged(run, queries)?;
+        let answered = outcomes.iter().flatten().all(|o| matches!(o, Outcome::Rows(_)));
+        if !answered || matches!(verdict, Verdict::Finding(_)) {
+            return Ok(false);
+        }
+        if let Some((_, _, finding)) = state.best.as_mut() {
+            let cause = crate::cause::AGGREGATE_ALIAS.to_owned();
+            finding.signature = Signature { shape: Some(cause), ..finding.signature.family() };
+            finding.summary = format!(
+                "{}; it vanishes once each aggregate's variable a later clause reads is bound anew \
+                 (`UNWIND [a] AS b` after its WITH): the engine computes the aggregate again where its variable is read",
+                finding.summary
+            );
+        }
+        Ok(true)
     }
 
     /// Whether the pair of engines answer `prefix RETURN operand` alike (an
