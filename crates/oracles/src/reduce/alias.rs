@@ -100,8 +100,7 @@ mod tests {
             .expect("read in an expression");
         assert!(read.contains("UNWIND [a0] AS a0u0 OPTIONAL MATCH (n0) WHERE 0 >= (a0u0 - n0.k0)"), "{read}");
         // Only the aggregate's variable: the grouping key stays.
-        let keyed = rebound_text("MATCH (n0) WITH n0, max(n0.k0) AS a0 WITH n0, a0 AS a1 RETURN a1")
-            .expect("renamed");
+        let keyed = rebound_text("MATCH (n0) WITH n0, max(n0.k0) AS a0 WITH n0, a0 AS a1 RETURN a1").expect("renamed");
         assert!(keyed.contains("UNWIND [a0] AS a0u0 WITH n0, a0u0 AS a1"), "{keyed}");
     }
 
