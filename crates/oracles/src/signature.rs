@@ -147,6 +147,11 @@ impl Signature {
 /// The crash site of a pattern that can match nothing ([`crate::impossible`]).
 pub const IMPOSSIBLE_SITE: &str = "at:pattern no relationship can match";
 
+/// What the shape of rows sorted differently starts with, before the
+/// values the sorts part on ([`crate::oracle::order`]): a name that holds
+/// whatever the query around it.
+pub const BY: &str = "by:";
+
 /// What the shape of a signature named by its cause starts with
 /// ([`crate::cause`]).
 pub const CAUSE: &str = "cause:";
@@ -173,7 +178,7 @@ impl Signature {
         }
         let constructs =
             matches!(self.fault, Fault::Crash | Fault::Timeout | Fault::RowCount | Fault::ColumnCount | Fault::Order)
-                && self.shape.as_deref().is_some_and(|s| !s.starts_with("at:"));
+                && self.shape.as_deref().is_some_and(|s| !s.starts_with("at:") && !s.starts_with(BY));
         let shape = if constructs { Some(UNNAMED.to_owned()) } else { self.shape.clone() };
         // The kinds of the differing columns are constructs too: on Kuzu
         // 0.1.0 they made 40 reports (`values:op:AND+var:Rel`, ...) of a

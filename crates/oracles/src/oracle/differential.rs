@@ -147,7 +147,10 @@ pub(crate) fn judge_pairs(
                                 .unwrap_or_default();
                             (Fault::Values { columns: differing_columns(x, y, &kinds) }, None)
                         }
-                        Difference::Order { .. } => (Fault::Order, clause_shape()),
+                        Difference::Order { position } => {
+                            let keys = query.order_columns.as_deref().unwrap_or_default();
+                            (Fault::Order, Some(super::order::sort_name(x, y, keys, *position)))
+                        }
                     };
                     let summary = format!("{first_name} and {name} return different results ({fault})");
                     return found(fault, shape, summary);
@@ -255,7 +258,7 @@ mod tests {
         assert_eq!(signature(&v), "differential:a|b:row-count:MATCH,RETURN");
         let ordered = case(vec![(Expr::var("x"), "x".into())], Some(vec![0]));
         let v = judge(&Differential, &ab, &ordered, &[rows(&[1, 2]), rows(&[2, 1])]);
-        assert_eq!(signature(&v), "differential:a|b:order:MATCH,RETURN");
+        assert_eq!(signature(&v), "differential:a|b:order:by:integer");
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! file and one line in [`registry!`] below.
 
 mod contract;
+pub mod order;
 mod relation;
 
 pub use crate::case::{CaseQuery, FeatureDifference, Finding, TestCase, Verdict};
