@@ -429,3 +429,24 @@ fn rows_sorted_differently_are_named_by_the_values_the_sorts_part_on() {
         replays(&dir, name);
     }
 }
+
+/// Kuzu 0.1.0 computes an IS NOT NULL and two CASEs over a property column
+/// that holds NULLs wrongly on rows whose operands are not NULL. It has no
+/// `coalesce` to pin an operand with, but each operation is right on the
+/// same operands as literals: one report, whichever operation shows it.
+#[test]
+fn a_null_that_reaches_other_rows_is_one_report_where_no_operand_can_be_pinned() {
+    use graphlancer_oracles::report::{Recorded, ReportStore};
+    let reports = tempfile::tempdir().expect("tempdir");
+    let mut store = ReportStore::open(reports.path()).expect("opens");
+    let mut recorded = Vec::new();
+    for name in ["leak-isnull", "leak-case", "leak-case-when"] {
+        let (dir, case) = reduced_fixture("named", name);
+        let fault = &case["signature"]["fault"];
+        assert_eq!(fault["expression"], "null-operand:across rows", "{name}: {}", case["query"]);
+        replays(&dir, name);
+        recorded.push(store.adopt(dir.path()).expect("recorded"));
+    }
+    assert!(matches!(recorded[0], Recorded::New(_)), "{:?}", recorded[0]);
+    assert!(recorded[1..].iter().all(|r| matches!(r, Recorded::Duplicate(..))), "{recorded:?}");
+}

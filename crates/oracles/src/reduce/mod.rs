@@ -26,6 +26,7 @@ use crate::signature::Signature;
 
 mod alias;
 mod graph;
+mod leak;
 mod name;
 mod rename;
 #[cfg(test)]

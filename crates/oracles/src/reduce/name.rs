@@ -47,7 +47,7 @@ impl Reducer<'_> {
         if !self.oracle.compares_a_pair() || !differs || flaky || grouping {
             return Ok(());
         }
-        let schema = self.judge.schema;
+        let (schema, ast) = (self.judge.schema, ast.clone());
         for target in 0.. {
             if run.spent() {
                 return Ok(());
@@ -55,7 +55,7 @@ impl Reducer<'_> {
             let mut pinned = ast.clone();
             let Some(Pinned { kind, operand, operation, prefix }) = pin_null_operand(&mut pinned, target, schema)
             else {
-                return Ok(());
+                break;
             };
             let operand_text = operand.clone();
             // A property a write before it set or removed (through any
@@ -87,7 +87,7 @@ impl Reducer<'_> {
                 return Ok(());
             }
         }
-        Ok(())
+        self.leak_by_literals(state, run, &ast)
     }
 
     /// Whether the finding vanishes once each aggregate's variable that a
@@ -146,7 +146,7 @@ impl Reducer<'_> {
 
     /// The rows the pair of engines answer `probe` with; none where the
     /// checker refuses it or either engine answers otherwise.
-    fn pair_rows(
+    pub(super) fn pair_rows(
         &mut self,
         run: &mut Run<'_>,
         probe: Query,
@@ -361,7 +361,7 @@ const CRASH_VALUES: usize = 6;
 
 /// The name of a NULL that reaches other rows' answers, whatever the
 /// operation it shows in.
-const LEAKS: &str = "across rows";
+pub(super) const LEAKS: &str = "across rows";
 
 /// An operand made non-null by [`pin_null_operand`].
 pub(super) struct Pinned {
@@ -444,42 +444,51 @@ pub(super) fn pin_null_operand(query: &mut Query, target: usize, schema: &graphl
         e.children_mut().into_iter().find_map(|child| visit(child, seen, target, type_of))
     }
     let mut seen = 0;
+    for (clause, prefix) in read_clauses(query) {
+        let type_of = |x: &Expr| match x {
+            Expr::Property(_, key) => schema.key_type(key).map(Ty::of_property),
+            _ => result_types(&crate::localize::returning(&prefix, vec![(x.clone(), "x".into())]), schema)
+                .ok()
+                .and_then(|t| t.into_iter().next())
+                .flatten(),
+        };
+        for slot in slots(clause) {
+            if let Some((kind, operand, operation)) = visit(slot, &mut seen, target, &type_of) {
+                return Some(Pinned { kind, operand, operation, prefix });
+            }
+        }
+    }
+    None
+}
+
+/// The clauses of `query` that only read, after the last write of their
+/// part, each with the clauses whose rows its expressions see: those
+/// before it, and a MATCH's own pattern for its WHERE. A value a write
+/// stores or merges on, and a value that decides which rows reach a write,
+/// decide what later clauses see: a probe that changed it would change
+/// what the query writes, not how an operation computes (a MERGE whose
+/// rows then created different relationships hid Grafeo's MERGE bug behind
+/// an `=`; a WHERE that then let a DELETE take more relationships hid a
+/// missed write).
+pub(super) fn read_clauses(query: &mut Query) -> Vec<(&mut Clause, Vec<Clause>)> {
+    let mut out = Vec::new();
     for part in &mut query.parts {
         let before = part.clauses.clone();
-        // A value a write stores or merges on, and a value that decides which
-        // rows reach a write, decide what later clauses see: pinning it
-        // would change what the query writes, not the operation's handling
-        // of a null (a MERGE whose rows then created different
-        // relationships hid Grafeo's MERGE bug behind an `=`; a WHERE that
-        // then let a DELETE take more relationships hid a missed write).
         let last_write = before.iter().rposition(Clause::is_write);
         for (i, clause) in part.clauses.iter_mut().enumerate() {
             if last_write.is_some_and(|w| i <= w) {
                 continue;
             }
-            // The rows an expression of clause i sees: the clauses before
-            // it, and a MATCH's own pattern for its WHERE.
             let mut prefix = before[..i].to_vec();
             let mut own = before[i].clone();
             if let Clause::Match { predicate, .. } = &mut own {
                 *predicate = None;
                 prefix.push(own);
             }
-            let type_of = |x: &Expr| match x {
-                Expr::Property(_, key) => schema.key_type(key).map(Ty::of_property),
-                _ => result_types(&crate::localize::returning(&prefix, vec![(x.clone(), "x".into())]), schema)
-                    .ok()
-                    .and_then(|t| t.into_iter().next())
-                    .flatten(),
-            };
-            for slot in slots(clause) {
-                if let Some((kind, operand, operation)) = visit(slot, &mut seen, target, &type_of) {
-                    return Some(Pinned { kind, operand, operation, prefix });
-                }
-            }
+            out.push((clause, prefix));
         }
     }
-    None
+    out
 }
 
 /// A crash site's name: the clause's shape, where a projection is one
