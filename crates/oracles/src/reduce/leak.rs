@@ -8,11 +8,12 @@
 //! one bug came as six names: `isnull(Float)`, `case(String)`,
 //! `case(Int)`, `op:>(Int,Int)`, `op:+(Int,Int)`, `isnull(Int)`. Here the
 //! evidence is the operation itself: on one row both engines read the same
-//! non-null operands and part on its value, and the engine that parts
-//! gives the other's value once those operands are literals, while some
-//! other row's operand is NULL.
+//! operands and part on its value, and the engine that parts gives the
+//! other's value once those operands are literals, while some row's
+//! operand is NULL (its own: `NULL IS NULL` false; or another's: `25.91 IS
+//! NOT NULL` false).
 
-use graphlancer_cypher::ast::{Expr, Query};
+use graphlancer_cypher::ast::{Clause, Expr, Query};
 use graphlancer_cypher::check::result_types;
 use graphlancer_engines::{EngineError, Outcome};
 use graphlancer_model::{ResultSet, Tolerance, Value, compare::values_match};
@@ -35,19 +36,28 @@ impl Reducer<'_> {
     ) -> Result<(), EngineError> {
         use crate::signature::Fault;
         let Some((a, b)) = self.pair(&run.family.engines) else { return Ok(()) };
-        for (operation, prefix) in read_operations(ast) {
+        for Operation { operation, prefix, context } in read_operations(ast) {
             if run.spent() {
                 return Ok(());
             }
-            let operands: Vec<Expr> =
-                operation.children().into_iter().filter(|c| !matches!(c, Expr::Literal(_))).cloned().collect();
+            let mut operands: Vec<Expr> = Vec::new();
+            for c in operation.children() {
+                // Kuzu 0.1.0 refuses a projection that holds one expression twice.
+                if !matches!(c, Expr::Literal(_)) && !operands.contains(c) {
+                    operands.push(c.clone());
+                }
+            }
+            // The projection's other items stay: Kuzu 0.1.0 gave `0 > r.k0`
+            // NULL for `r.k0 = 1` beside the row's nodes, right without them.
             let mut items: Vec<(Expr, String)> =
-                operands.iter().enumerate().map(|(i, e)| (e.clone(), format!("o{i}"))).collect();
-            items.push((operation.clone(), "v".into()));
+                context.into_iter().filter(|(e, _)| *e != operation && !operands.contains(e)).collect();
+            let kept = items.len();
+            items.extend(operands.iter().enumerate().map(|(i, e)| (e.clone(), format!("gl_o{i}"))));
+            items.push((operation.clone(), "gl_v".into()));
             let Some((x, y)) = self.pair_rows(run, returning(&prefix, items))? else { continue };
             for (wrong, right, engine) in [(&x, &y, a), (&y, &x, b)] {
-                let Some((values, expected)) = parted_row(wrong, right) else { continue };
-                let literal = substituted(&operation, &values);
+                let Some((values, expected)) = parted_row(wrong, right, kept) else { continue };
+                let literal = substituted(&operation, &operands, &values);
                 let probe = returning(&[], vec![(literal.clone(), "v".into())]);
                 if result_types(&probe, self.judge.schema).is_err() {
                     continue;
@@ -68,7 +78,7 @@ impl Reducer<'_> {
                     graphlancer_cypher::render::expr_into(&mut text, &literal);
                     finding.summary = format!(
                         "{}; {} computes {text} right alone, wrong on a row with those operands among rows where \
-                         one is NULL: a NULL reaches other rows",
+                         an operand is NULL: the column's NULLs reach the operation",
                         finding.summary,
                         run.family.engines[usize::from(engine != a)]
                     );
@@ -80,9 +90,18 @@ impl Reducer<'_> {
     }
 }
 
-/// The operations of `ast`'s reading clauses whose operands can be written
-/// as literals, outermost first, each with the clauses it reads the rows of.
-fn read_operations(ast: &Query) -> Vec<(Expr, Vec<graphlancer_cypher::ast::Clause>)> {
+/// An operation [`Reducer::leak_by_literals`] probes.
+struct Operation {
+    /// The operation as the query has it.
+    operation: Expr,
+    /// The clauses whose rows it is evaluated over.
+    prefix: Vec<Clause>,
+    /// The other items of the projection it is in, aggregates apart.
+    context: Vec<(Expr, String)>,
+}
+
+/// The operations of `ast`'s reading clauses, outermost first.
+fn read_operations(ast: &Query) -> Vec<Operation> {
     fn walk(e: &Expr, out: &mut Vec<Expr>) {
         let operation = matches!(
             e,
@@ -104,42 +123,53 @@ fn read_operations(ast: &Query) -> Vec<(Expr, Vec<graphlancer_cypher::ast::Claus
     let mut ast = ast.clone();
     let mut out = Vec::new();
     for (clause, prefix) in read_clauses(&mut ast) {
+        let context: Vec<(Expr, String)> = match &*clause {
+            Clause::With(p) | Clause::Return(p) if !p.star => {
+                p.items.iter().filter(|(e, _)| !e.has_aggregate()).cloned().collect()
+            }
+            _ => Vec::new(),
+        };
         for slot in slots(clause) {
             let mut operations = Vec::new();
             walk(slot, &mut operations);
-            out.extend(operations.into_iter().map(|o| (o, prefix.clone())));
+            out.extend(operations.into_iter().map(|operation| Operation {
+                operation,
+                prefix: prefix.clone(),
+                context: context.clone(),
+            }));
         }
     }
     out
 }
 
-/// A row of `wrong` whose operands (every column but the last) are
-/// non-null scalars that `right` has too, with another value and never
-/// `wrong`'s; the operands and `right`'s value. Only where some row of
-/// `wrong` has a NULL operand: the NULL that reaches the others.
-fn parted_row(wrong: &ResultSet, right: &ResultSet) -> Option<(Vec<Value>, Value)> {
+/// A row of `wrong` (`kept` columns of context, then the operands, then
+/// the operation's value) whose context and operands, scalars or NULL,
+/// `right` has too, with another value and never `wrong`'s; the operands
+/// and `right`'s value. Only where some row of `wrong` has a NULL operand:
+/// the NULL that reaches the operation.
+fn parted_row(wrong: &ResultSet, right: &ResultSet, kept: usize) -> Option<(Vec<Value>, Value)> {
     let split = |row: &Vec<Value>| row.split_last().map(|(v, o)| (o.to_vec(), v.clone()));
-    let scalar = |v: &Value| matches!(v, Value::Bool(_) | Value::Int(_) | Value::Float(_) | Value::String(_));
-    if !wrong.rows.iter().filter_map(split).any(|(o, _)| o.contains(&Value::Null)) {
+    let scalar =
+        |v: &Value| matches!(v, Value::Null | Value::Bool(_) | Value::Int(_) | Value::Float(_) | Value::String(_));
+    let operands = |o: &[Value]| o.get(kept..).map(<[Value]>::to_vec).unwrap_or_default();
+    if !wrong.rows.iter().filter_map(split).any(|(o, _)| operands(&o).contains(&Value::Null)) {
         return None;
     }
     let alike = |p: &[Value], q: &[Value]| p.len() == q.len() && p.iter().zip(q).all(|(x, y)| same(x, y));
-    wrong.rows.iter().filter_map(split).filter(|(o, _)| o.iter().all(scalar)).find_map(|(o, v)| {
+    wrong.rows.iter().filter_map(split).filter(|(o, _)| operands(o).iter().all(scalar)).find_map(|(o, v)| {
         let theirs: Vec<Value> =
             right.rows.iter().filter_map(split).filter(|(p, _)| alike(p, &o)).map(|(_, w)| w).collect();
         let parts = !theirs.is_empty() && theirs.iter().all(|w| !same(w, &v));
-        parts.then(|| (o, theirs[0].clone()))
+        parts.then(|| (operands(&o), theirs[0].clone()))
     })
 }
 
-/// `operation` with its non-literal operands replaced, in order, by `values`.
-fn substituted(operation: &Expr, values: &[Value]) -> Expr {
+/// `operation` with each non-literal operand replaced by its value, the
+/// value at its place among `operands`.
+fn substituted(operation: &Expr, operands: &[Expr], values: &[Value]) -> Expr {
     let mut e = operation.clone();
-    let mut values = values.iter();
     for child in e.children_mut() {
-        if !matches!(child, Expr::Literal(_))
-            && let Some(v) = values.next()
-        {
+        if let Some(v) = operands.iter().position(|o| o == child).and_then(|i| values.get(i)) {
             *child = Expr::lit(v.clone());
         }
     }
@@ -164,13 +194,16 @@ mod tests {
         let (f, t, n) = (Value::Bool(false), Value::Bool(true), Value::Null);
         let wrong = rows(&[[Value::Float(25.91), f.clone()], [n.clone(), f.clone()]]);
         let right = rows(&[[Value::Float(25.91), t.clone()], [n.clone(), f.clone()]]);
-        assert_eq!(parted_row(&wrong, &right), Some((vec![Value::Float(25.91)], t.clone())));
+        assert_eq!(parted_row(&wrong, &right, 0), Some((vec![Value::Float(25.91)], t.clone())));
         // Without a NULL operand anywhere, nothing reaches the row.
         let unmixed = rows(&[[Value::Float(25.91), f.clone()]]);
-        assert_eq!(parted_row(&unmixed, &right), None);
+        assert_eq!(parted_row(&unmixed, &right, 0), None);
         // Operands the other engine never reads are not that row's.
-        let other = rows(&[[Value::Float(1.5), t], [n, f]]);
-        assert_eq!(parted_row(&wrong, &other), None);
+        let other = rows(&[[Value::Float(1.5), t.clone()], [n.clone(), f.clone()]]);
+        assert_eq!(parted_row(&wrong, &other, 0), None);
+        // A NULL operand of the row itself, read as a value.
+        let own = rows(&[[n.clone(), f.clone()]]);
+        assert_eq!(parted_row(&own, &rows(&[[n.clone(), t.clone()]]), 0), Some((vec![n], t)));
     }
 
     #[test]
@@ -185,6 +218,6 @@ mod tests {
             Box::new(Expr::lit(Value::Int(4))),
             Box::new(Expr::lit(Value::Int(1))),
         );
-        assert_eq!(substituted(&op, &[Value::Int(4)]), expected);
+        assert_eq!(substituted(&op, &[Expr::var("a")], &[Value::Int(4)]), expected);
     }
 }
