@@ -36,7 +36,9 @@ impl Reducer<'_> {
     ) -> Result<(), EngineError> {
         use crate::signature::Fault;
         let Some((a, b)) = self.pair(&run.family.engines) else { return Ok(()) };
-        for Operation { operation, prefix, context } in read_operations(ast) {
+        // Each operation is a probe of the query's rows on both engines: a
+        // few, outermost first, where the differing value usually is.
+        for Operation { operation, prefix, context } in read_operations(ast).into_iter().take(LEAK_OPERATIONS) {
             if run.spent() {
                 return Ok(());
             }
@@ -89,6 +91,22 @@ impl Reducer<'_> {
         Ok(())
     }
 }
+
+impl Reducer<'_> {
+    /// Whether an engine of the pair refuses `coalesce`.
+    pub(super) fn lacks_coalesce(&mut self, run: &mut Run<'_>) -> Result<bool, EngineError> {
+        let call = Expr::Function("coalesce".into(), vec![Expr::lit(Value::Int(0)), Expr::lit(Value::Int(1))]);
+        let Some((a, b)) = self.pair(&run.family.engines) else { return Ok(false) };
+        run.attempts += 1;
+        let probe = CaseQuery::new("probe", returning(&[], vec![(call, "x".into())]), None);
+        let answers = outcomes(self.engines, &[probe], self.exec)?;
+        let answered = |o: Option<&Outcome>| matches!(o, Some(Outcome::Rows(_)));
+        Ok(answers.first().is_some_and(|o| !answered(o.get(a)) || !answered(o.get(b))))
+    }
+}
+
+/// How many operations [`Reducer::leak_by_literals`] probes at most.
+const LEAK_OPERATIONS: usize = 8;
 
 /// An operation [`Reducer::leak_by_literals`] probes.
 struct Operation {

@@ -87,7 +87,9 @@ impl Reducer<'_> {
                 return Ok(());
             }
         }
-        self.leak_by_literals(state, run, &ast)
+        // An engine without `coalesce` pins nothing: only the operations'
+        // literal answers can show its NULLs.
+        if self.lacks_coalesce(run)? { self.leak_by_literals(state, run, &ast) } else { Ok(()) }
     }
 
     /// Whether the finding vanishes once each aggregate's variable that a
