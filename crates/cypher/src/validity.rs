@@ -304,12 +304,17 @@ mod tests {
             "MATCH (n) WITH (n)-[]->() AS x RETURN x",
             "MATCH (n) SET n.prop = head(nodes(head((n)-[:REL]->()))).foo",
             "MATCH (a), (b), (c) RETURN size((a)-[:REL]->(b))",
+            // FalkorDB refused this one and the reference answered it.
+            "MATCH (n0) WHERE ((n0)-[:T2]->(:L1)) = true RETURN 0",
+            "MATCH (n) WHERE ((n)-->()) IS NULL RETURN n",
         ] {
             assert_eq!(refused(text), Some(Refusal::PatternAsValue), "{text}");
         }
         for text in [
             "MATCH (n) WHERE (n)-->() RETURN n",
             "MATCH (n) RETURN NOT (n)-->() AS f",
+            "MATCH (n) WHERE ((n)-->() AND true) = true RETURN n",
+            "MATCH (n) RETURN CASE WHEN (n)-->() THEN 1 ELSE 0 END AS c",
             "MATCH (n) RETURN size([(n)-->(m) | m]) AS s",
         ] {
             assert_eq!(refused(text), None, "{text}");

@@ -44,7 +44,19 @@ impl<'g> Builder<'g, '_> {
             (Feature::ShortestPath, u32::from(self.may_shortest_path())),
         ];
         let Some(choice) = self.choose(&options) else { return self.leaf(&Ty::Bool).0 };
-        let d = depth + 1;
+        // Neo4j 5 takes a pattern as a predicate only where a boolean is
+        // wanted: under AND, OR, XOR and NOT, not as an operand of `=` (which
+        // takes any type; `(n)-->() = true` is a SyntaxError) or a value.
+        let boolean_context = matches!(choice, Feature::And | Feature::Or | Feature::Xor | Feature::Not);
+        let in_where = self.in_where;
+        self.in_where = in_where && boolean_context;
+        let e = self.boolean_of(choice, depth + 1);
+        self.in_where = in_where;
+        e
+    }
+
+    /// A predicate of kind `choice`, its operands at depth `d`.
+    fn boolean_of(&mut self, choice: Feature, d: u32) -> Expr {
         match choice {
             Feature::Compare | Feature::Equality => self.comparison(choice == Feature::Equality, d),
             Feature::And => Expr::binary(BinOp::And, self.boolean(d), self.boolean(d)),
