@@ -399,18 +399,23 @@ fn replays(dir: &tempfile::TempDir, name: &str) {
 /// anew, and the crash and the difference are one report.
 #[test]
 fn an_aggregate_read_again_is_one_report_whichever_oracle_shows_it() {
+    one_report(&["alias-crash", "alias-where", "alias-rows"], |name, case| {
+        let shape = &case["signature"]["shape"];
+        assert_eq!(shape, graphlancer_oracles::cause::AGGREGATE_ALIAS, "{name}: {}", case["query"]);
+    });
+}
+
+/// Reduces each of the `named` fixtures, checks it with `check`, replays it,
+/// and files them in one store: the first is a new report, the rest its
+/// duplicates.
+fn one_report(names: &[&str], check: impl Fn(&str, &serde_json::Value)) {
     use graphlancer_oracles::report::{Recorded, ReportStore};
     let reports = tempfile::tempdir().expect("tempdir");
     let mut store = ReportStore::open(reports.path()).expect("opens");
     let mut recorded = Vec::new();
-    for name in ["alias-crash", "alias-where", "alias-rows"] {
+    for name in names {
         let (dir, case) = reduced_fixture("named", name);
-        assert_eq!(
-            case["signature"]["shape"],
-            graphlancer_oracles::cause::AGGREGATE_ALIAS,
-            "{name}: {}",
-            case["query"]
-        );
+        check(name, &case);
         replays(&dir, name);
         recorded.push(store.adopt(dir.path()).expect("recorded"));
     }
@@ -436,17 +441,8 @@ fn rows_sorted_differently_are_named_by_the_values_the_sorts_part_on() {
 /// same operands as literals: one report, whichever operation shows it.
 #[test]
 fn a_null_that_reaches_other_rows_is_one_report_where_no_operand_can_be_pinned() {
-    use graphlancer_oracles::report::{Recorded, ReportStore};
-    let reports = tempfile::tempdir().expect("tempdir");
-    let mut store = ReportStore::open(reports.path()).expect("opens");
-    let mut recorded = Vec::new();
-    for name in ["leak-isnull", "leak-case", "leak-case-when"] {
-        let (dir, case) = reduced_fixture("named", name);
+    one_report(&["leak-isnull", "leak-case", "leak-case-when"], |name, case| {
         let fault = &case["signature"]["fault"];
         assert_eq!(fault["expression"], "null-operand:across rows", "{name}: {}", case["query"]);
-        replays(&dir, name);
-        recorded.push(store.adopt(dir.path()).expect("recorded"));
-    }
-    assert!(matches!(recorded[0], Recorded::New(_)), "{:?}", recorded[0]);
-    assert!(recorded[1..].iter().all(|r| matches!(r, Recorded::Duplicate(..))), "{recorded:?}");
+    });
 }

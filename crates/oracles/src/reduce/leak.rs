@@ -18,9 +18,8 @@ use graphlancer_cypher::check::result_types;
 use graphlancer_engines::{EngineError, Outcome};
 use graphlancer_model::{ResultSet, Tolerance, Value, compare::values_match};
 
-use super::name::{LEAKS, read_clauses};
+use super::name::{LEAKS, name_null_operand, read_clauses};
 use super::{Reducer, Run, State, outcomes};
-use crate::culprit::Culprit;
 use crate::edit::slots;
 use crate::localize::returning;
 use crate::oracle::CaseQuery;
@@ -34,7 +33,6 @@ impl Reducer<'_> {
         run: &mut Run<'_>,
         ast: &Query,
     ) -> Result<(), EngineError> {
-        use crate::signature::Fault;
         let Some((a, b)) = self.pair(&run.family.engines) else { return Ok(()) };
         // Each operation is a probe of the query's rows on both engines: a
         // few, outermost first, where the differing value usually is.
@@ -73,18 +71,13 @@ impl Reducer<'_> {
                 if !right_alone {
                     continue;
                 }
-                if let Some((_, _, finding)) = state.best.as_mut() {
-                    finding.signature.fault = Fault::Culprit { expression: Culprit::NullOperand(LEAKS.to_owned()) };
-                    finding.signature.shape = None;
-                    let mut text = String::new();
-                    graphlancer_cypher::render::expr_into(&mut text, &literal);
-                    finding.summary = format!(
-                        "{}; {} computes {text} right alone, wrong on a row with those operands among rows where \
-                         an operand is NULL: the column's NULLs reach the operation",
-                        finding.summary,
-                        run.family.engines[usize::from(engine != a)]
-                    );
-                }
+                let engine = &run.family.engines[usize::from(engine != a)];
+                name_null_operand(state, LEAKS, &literal, |text| {
+                    format!(
+                        "{engine} computes {text} right alone, wrong on a row with those operands among rows where \
+                         an operand is NULL: the column's NULLs reach the operation"
+                    )
+                });
                 return Ok(());
             }
         }

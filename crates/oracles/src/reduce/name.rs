@@ -74,16 +74,11 @@ impl Reducer<'_> {
             let answered = outcomes.iter().flatten().all(|o| matches!(o, Outcome::Rows(_)));
             if answered && !matches!(verdict, Verdict::Finding(_)) {
                 let kind = if self.leaks(run, &prefix, &operand_text, operation)? { LEAKS.to_owned() } else { kind };
-                if let Some((_, _, finding)) = state.best.as_mut() {
-                    finding.signature.fault = Fault::Culprit { expression: Culprit::NullOperand(kind.clone()) };
-                    finding.signature.shape = None;
-                    let mut text = String::new();
-                    graphlancer_cypher::render::expr_into(&mut text, &operand_text);
-                    finding.summary = format!(
-                        "{}; the engines agree once {text} is never NULL ({kind}): the operation mishandles a NULL operand",
-                        finding.summary
-                    );
-                }
+                name_null_operand(state, &kind, &operand_text, |text| {
+                    format!(
+                        "the engines agree once {text} is never NULL ({kind}): the operation mishandles a NULL operand"
+                    )
+                });
                 return Ok(());
             }
         }
@@ -352,6 +347,19 @@ impl Reducer<'_> {
             finding.signature.shape = None;
         }
         Ok(())
+    }
+}
+
+/// Names the best finding of `state` `null-operand:KIND`, its summary told
+/// `why`, given `shown` as text.
+pub(super) fn name_null_operand(state: &mut State, kind: &str, shown: &Expr, why: impl FnOnce(&str) -> String) {
+    if let Some((_, _, finding)) = state.best.as_mut() {
+        finding.signature.fault =
+            crate::signature::Fault::Culprit { expression: Culprit::NullOperand(kind.to_owned()) };
+        finding.signature.shape = None;
+        let mut text = String::new();
+        graphlancer_cypher::render::expr_into(&mut text, shown);
+        finding.summary = format!("{}; {}", finding.summary, why(&text));
     }
 }
 
