@@ -19,34 +19,38 @@ fn in_clauses(clauses: &[Clause]) -> bool {
         Clause::Call { body, union_all, .. } => std::iter::once(body).chain(union_all).any(|b| in_clauses(&b.clauses)),
         _ => false,
     });
+    // The reference checks every query it runs: most hold no pattern
+    // predicate, and need not list each expression's operands.
+    let mut patterns = false;
+    super::walk::each_expr(clauses, &mut |e| patterns |= matches!(e, Expr::PatternPredicate(_)));
+    if !patterns {
+        return projected;
+    }
     let mut operand = false;
     super::walk::each_expr(clauses, &mut |e| {
-        let boolean = boolean_operands(e);
-        operand |= e
-            .children()
-            .into_iter()
-            .any(|c| matches!(c, Expr::PatternPredicate(_)) && !boolean.iter().any(|b| std::ptr::eq(*b, c)));
+        operand |= e.children().into_iter().any(|c| matches!(c, Expr::PatternPredicate(_)) && !takes_boolean(e, c));
     });
     projected || operand
 }
 
-/// The operands of `e` that Neo4j 5 types as booleans, where a pattern
-/// may stand as a predicate: those of AND, OR, XOR and NOT, a generic
-/// CASE's WHEN conditions, `exists()`'s argument, and the filters of
-/// quantifiers and comprehensions. Any other operand takes any type
+/// Whether `e` types its operand `operand` as a boolean, where a pattern
+/// may stand as a predicate: the operands of AND, OR, XOR and NOT, a
+/// generic CASE's WHEN conditions, `exists()`'s argument, and the filters
+/// of quantifiers and comprehensions. Any other operand takes any type
 /// (`=`, `IS NULL`, a function's argument), and a pattern there is a
 /// value: `(n)-->() = true` is refused as `size((n)-->())` is.
-fn boolean_operands(e: &Expr) -> Vec<&Expr> {
+fn takes_boolean(e: &Expr, operand: &Expr) -> bool {
     use crate::ast::BinOp;
+    let is = |x: &Expr| std::ptr::eq(x, operand);
     match e {
-        Expr::Binary(BinOp::And | BinOp::Or | BinOp::Xor, a, b) => vec![a, b],
-        Expr::Not(x) => vec![x],
-        Expr::Case { subject: None, branches, .. } => branches.iter().map(|(w, _)| w).collect(),
-        Expr::Function(name, args) if name.eq_ignore_ascii_case("exists") => args.iter().collect(),
-        Expr::Quantified { predicate, .. } => vec![predicate],
+        Expr::Binary(BinOp::And | BinOp::Or | BinOp::Xor, a, b) => is(a) || is(b),
+        Expr::Not(x) => is(x),
+        Expr::Case { subject: None, branches, .. } => branches.iter().any(|(w, _)| is(w)),
+        Expr::Function(name, _) => name.eq_ignore_ascii_case("exists"),
+        Expr::Quantified { predicate, .. } => is(predicate),
         Expr::ListComprehension { filter, .. } | Expr::PatternComprehension { filter, .. } => {
-            filter.iter().map(|f| f.as_ref()).collect()
+            filter.as_deref().is_some_and(is)
         }
-        _ => Vec::new(),
+        _ => false,
     }
 }

@@ -64,9 +64,7 @@ impl Reducer<'_> {
                 }
                 run.attempts += 1;
                 let answers = outcomes(self.engines, &[CaseQuery::new("probe", probe, None)], self.exec)?;
-                let alone =
-                    answers.into_iter().next().and_then(|mut o| (engine < o.len()).then(|| o.swap_remove(engine)));
-                let Some(Outcome::Rows(alone)) = alone else { continue };
+                let Some(Outcome::Rows(alone)) = answers.first().and_then(|o| o.get(engine)) else { continue };
                 let right_alone = alone.rows.first().and_then(|r| r.first()).is_some_and(|v| same(v, &expected));
                 if !right_alone {
                     continue;
@@ -83,10 +81,10 @@ impl Reducer<'_> {
         }
         Ok(())
     }
-}
 
-impl Reducer<'_> {
-    /// Whether an engine of the pair refuses `coalesce`.
+    /// Whether an engine of the pair refuses `coalesce`. Asked of the
+    /// engines, not of a dialect: `graphlancer reduce` has only the
+    /// written profiles, which do not know what a release lacks.
     pub(super) fn lacks_coalesce(&mut self, run: &mut Run<'_>) -> Result<bool, EngineError> {
         let call = Expr::Function("coalesce".into(), vec![Expr::lit(Value::Int(0)), Expr::lit(Value::Int(1))]);
         let Some((a, b)) = self.pair(&run.family.engines) else { return Ok(false) };

@@ -47,7 +47,13 @@ impl Reducer<'_> {
         if !self.oracle.compares_a_pair() || !differs || flaky || grouping {
             return Ok(());
         }
-        let (schema, ast) = (self.judge.schema, ast.clone());
+        // An engine without `coalesce` refuses every pinned query: only the
+        // operations' literal answers can show its NULLs.
+        if self.lacks_coalesce(run)? {
+            let ast = ast.clone();
+            return self.leak_by_literals(state, run, &ast);
+        }
+        let schema = self.judge.schema;
         for target in 0.. {
             if run.spent() {
                 return Ok(());
@@ -55,7 +61,7 @@ impl Reducer<'_> {
             let mut pinned = ast.clone();
             let Some(Pinned { kind, operand, operation, prefix }) = pin_null_operand(&mut pinned, target, schema)
             else {
-                break;
+                return Ok(());
             };
             let operand_text = operand.clone();
             // A property a write before it set or removed (through any
@@ -82,9 +88,7 @@ impl Reducer<'_> {
                 return Ok(());
             }
         }
-        // An engine without `coalesce` pins nothing: only the operations'
-        // literal answers can show its NULLs.
-        if self.lacks_coalesce(run)? { self.leak_by_literals(state, run, &ast) } else { Ok(()) }
+        Ok(())
     }
 
     /// Whether the finding vanishes once each aggregate's variable that a
